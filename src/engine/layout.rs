@@ -1,0 +1,261 @@
+//! Board geometry as bit masks, and line detection on bitboards.
+//!
+//! Bits are laid out column by column, `height + 1` bits per column, bottom row first; the top
+//! bit of each column is a spare that is never set, so shifted lines cannot wrap from one column
+//! into the next. For 7x6:
+//!
+//! ```text
+//!   .  .  .  .  .  .  .     <- spare bits 6 13 20 27 34 41 48
+//!   5 12 19 26 33 40 47
+//!   4 11 18 25 32 39 46
+//!   3 10 17 24 31 38 45
+//!   2  9 16 23 30 37 44
+//!   1  8 15 22 29 36 43
+//!   0  7 14 21 28 35 42
+//! ```
+
+use super::bits::Bits;
+use super::outcome::Cell;
+use super::rules::Rules;
+
+/// Precomputed masks and line directions for one set of rules and one bit type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout<B: Bits> {
+    rules: Rules,
+    /// One bit at the bottom of each column.
+    bottom: B,
+    /// Every cell of the board (spare bits excluded).
+    full: B,
+    /// Bit shifts of the line directions in which a line of k fits on this board.
+    shifts: [u32; 4],
+    directions: usize,
+}
+
+impl<B: Bits> Layout<B> {
+    /// The layout of `rules` in bit type `B`, or `None` if the board needs more bits than `B` has.
+    pub fn new(rules: Rules) -> Option<Layout<B>> {
+        if rules.board_bits() > B::BITS {
+            return None;
+        }
+        let (w, h, k) = (rules.width(), rules.height(), rules.k());
+        let stride = h + 1;
+        let mut bottom = B::ZERO;
+        let mut full = B::ZERO;
+        let column = (B::ONE << h) - B::ONE;
+        for c in 0..w {
+            bottom |= B::ONE << (c * stride);
+            full |= column << (c * stride);
+        }
+        // A direction is kept only if a line of k fits in it; this also keeps every shift used
+        // by line detection below the bit width (see `runs`).
+        let candidates = [(1, k <= h), (stride, k <= w), (h, k <= w && k <= h), (h + 2, k <= w && k <= h)];
+        let mut shifts = [0; 4];
+        let mut directions = 0;
+        for (shift, fits) in candidates {
+            if fits {
+                shifts[directions] = shift;
+                directions += 1;
+            }
+        }
+        Some(Layout {
+            rules,
+            bottom,
+            full,
+            shifts,
+            directions,
+        })
+    }
+
+    /// The rules this layout was built for.
+    #[inline]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Bits per column including the spare bit.
+    #[inline]
+    pub fn stride(&self) -> u32 {
+        self.rules.height() + 1
+    }
+
+    /// One bit at the bottom of each column.
+    #[inline]
+    pub fn bottom(&self) -> B {
+        self.bottom
+    }
+
+    /// Every cell of the board.
+    #[inline]
+    pub fn full(&self) -> B {
+        self.full
+    }
+
+    /// Every cell of column `c` (0-based).
+    #[inline]
+    pub fn column_mask(&self, c: u32) -> B {
+        ((B::ONE << self.rules.height()) - B::ONE) << (c * self.stride())
+    }
+
+    /// The bottom cell of column `c`.
+    #[inline]
+    pub fn bottom_cell(&self, c: u32) -> B {
+        B::ONE << (c * self.stride())
+    }
+
+    /// The top cell of column `c`.
+    #[inline]
+    pub fn top_cell(&self, c: u32) -> B {
+        B::ONE << (c * self.stride() + self.rules.height() - 1)
+    }
+
+    /// The cells where the next disc of each column would land, given occupied cells `mask`.
+    #[inline]
+    pub fn playable(&self, mask: B) -> B {
+        (mask + self.bottom) & self.full
+    }
+
+    /// The bit of a cell.
+    #[inline]
+    pub fn cell_bit(&self, cell: Cell) -> B {
+        B::ONE << (cell.column * self.stride() + cell.row)
+    }
+
+    /// The cell of a single-bit set.
+    #[inline]
+    pub fn bit_cell(&self, bit: B) -> Cell {
+        let index = bit.trailing_zeros();
+        Cell {
+            column: index / self.stride(),
+            row: index % self.stride(),
+        }
+    }
+
+    /// Bits `y` such that `y, y+s, ..., y+(len-1)s` are all in `stones` (all bits for `len == 0`).
+    ///
+    /// Doubles the run length each step, so the cost is logarithmic in `len`. Every shift is at
+    /// most `(k - 1) * s`, which is below the bit width for the directions `new` keeps.
+    #[inline]
+    fn runs(stones: B, len: u32, s: u32) -> B {
+        if len == 0 {
+            return !B::ZERO;
+        }
+        let mut r = stones;
+        let mut have = 1;
+        while have < len {
+            let step = have.min(len - have);
+            r = r & (r >> (step * s));
+            have += step;
+        }
+        r
+    }
+
+    /// Whether `stones` contain a line of k or more in any direction.
+    #[inline]
+    pub fn has_line(&self, stones: B) -> bool {
+        let k = self.rules.k();
+        self.shifts[..self.directions]
+            .iter()
+            .any(|&s| !Self::runs(stones, k, s).is_empty())
+    }
+
+    /// Cells of the board that would give `stones` a line of k if a disc were added there.
+    ///
+    /// Occupied cells are included when they qualify; callers mask with the empty cells they care about.
+    #[inline]
+    pub fn completing_cells(&self, stones: B) -> B {
+        let k = self.rules.k();
+        let mut cells = B::ZERO;
+        for &s in &self.shifts[..self.directions] {
+            for below in 0..k {
+                let above = k - 1 - below;
+                // `below` stones at x-s, x-2s, ...; `above` stones at x+s, x+2s, ...
+                let low = Self::runs(stones, below, s) << (below * s);
+                let high = if above == 0 {
+                    !B::ZERO
+                } else {
+                    Self::runs(stones, above, s) >> s
+                };
+                cells |= low & high;
+            }
+        }
+        cells & self.full
+    }
+
+    /// Every cell of every line of k or more in `stones` that passes through `cell`.
+    pub fn line_cells_through(&self, stones: B, cell: B) -> B {
+        let k = self.rules.k();
+        let mut cells = B::ZERO;
+        for &s in &self.shifts[..self.directions] {
+            let mut segment = cell;
+            let mut probe = cell;
+            loop {
+                probe = probe >> s;
+                if (probe & stones).is_empty() {
+                    break;
+                }
+                segment |= probe;
+            }
+            probe = cell;
+            loop {
+                probe = probe << s;
+                if (probe & stones & self.full).is_empty() {
+                    break;
+                }
+                segment |= probe;
+            }
+            if segment.count_ones() >= k {
+                cells |= segment;
+            }
+        }
+        cells
+    }
+
+    /// The left-right mirror image of a set of cells.
+    #[inline]
+    pub fn mirror(&self, bits: B) -> B {
+        let w = self.rules.width();
+        let stride = self.stride();
+        let column = (B::ONE << stride) - B::ONE;
+        let mut out = B::ZERO;
+        for c in 0..w {
+            out |= ((bits >> (c * stride)) & column) << ((w - 1 - c) * stride);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rules::Variant;
+
+    fn layout(k: u32, w: u32, h: u32) -> Layout<u64> {
+        Layout::new(Rules::new(k, w, h, Variant::Normal).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn masks_of_the_standard_board() {
+        let l = layout(4, 7, 6);
+        assert_eq!(l.full().count_ones(), 42);
+        assert_eq!(l.bottom().count_ones(), 7);
+        assert_eq!(l.playable(0), l.bottom());
+        assert_eq!(l.top_cell(0), 1 << 5);
+        assert_eq!(l.mirror(l.bottom_cell(0)), l.bottom_cell(6));
+    }
+
+    #[test]
+    fn completing_cells_of_an_open_three() {
+        let l = layout(4, 7, 6);
+        let three = l.bottom_cell(1) | l.bottom_cell(2) | l.bottom_cell(3);
+        assert_eq!(l.completing_cells(three), l.bottom_cell(0) | l.bottom_cell(4));
+        assert!(!l.has_line(three));
+        assert!(l.has_line(three | l.bottom_cell(4)));
+    }
+
+    #[test]
+    fn a_layout_too_large_for_the_bit_type_is_refused() {
+        let rules = Rules::new(4, 9, 7, Variant::Normal).unwrap();
+        assert!(Layout::<u64>::new(rules).is_none());
+        assert!(Layout::<u128>::new(rules).is_some());
+    }
+}

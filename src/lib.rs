@@ -1,0 +1,21 @@
+//! connectk: play, solve and check Connect-k games under normal and misère rules.
+//!
+//! ```
+//! use connectk::{notation, GameResult, Player, Rules, Solver, Variant};
+//! // Misère Connect 3 on a 3x3 board: the first player wins (Table I of Steele & Larremore).
+//! let rules = Rules::new(3, 3, 3, Variant::Misere).unwrap();
+//! let (pos, _) = notation::parse(rules, "").unwrap();
+//! let value = Solver::new(1 << 20).solve(&pos).value;
+//! assert_eq!(value.result, GameResult::Win(Player::P1));
+//! ```
+#![deny(missing_docs)]
+
+pub mod engine;
+pub mod solver;
+
+pub use engine::bits::Bits;
+pub use engine::notation;
+pub use engine::outcome::{Cell, GameResult, Outcome, Player, Reason};
+pub use engine::position::{Column, MoveError, Position};
+pub use engine::rules::{Rules, RulesError, Variant};
+pub use solver::{Depth, Solution, Solver, Value};

@@ -1,0 +1,103 @@
+//! What a node of the search can decide before searching its children, for each variant.
+//!
+//! Each function either settles the node's score outright or returns the moves worth searching
+//! with bounds on the score. Every rule below is exact: it never drops a move that could be
+//! strictly better than the moves it keeps, so values and remoteness stay exact.
+
+use crate::engine::bits::{BitIter, Bits};
+use crate::engine::position::Position;
+use crate::engine::rules::Variant;
+
+use super::score::{Score, loss_at, win_at};
+
+/// The result of looking at a node before searching it.
+pub enum Expansion<B> {
+    /// The score is known without searching.
+    Decided(Score),
+    /// Search these moves; the score is known to lie in `lower..=upper`.
+    Open {
+        /// Moves to search, as single bits of a set.
+        moves: B,
+        /// Lower bound on the node's score.
+        lower: Score,
+        /// Upper bound on the node's score.
+        upper: Score,
+    },
+}
+
+/// Looks at a non-terminal position with at least one empty cell.
+#[inline]
+pub fn expand<B: Bits>(pos: &Position<B>) -> Expansion<B> {
+    match pos.rules().variant() {
+        Variant::Normal => expand_normal(pos),
+        Variant::Misere => expand_misere(pos),
+    }
+}
+
+/// Normal rules: the player who completes a line wins.
+#[inline]
+fn expand_normal<B: Bits>(pos: &Position<B>) -> Expansion<B> {
+    let layout = pos.layout();
+    let (cells, p) = (pos.rules().cells(), pos.plies());
+    let playable = pos.playable();
+    let empty = layout.full() & !pos.mask();
+
+    // A line now is the quickest possible win.
+    if !(layout.completing_cells(pos.current()) & playable).is_empty() {
+        return Expansion::Decided(win_at(cells, p + 1));
+    }
+    let threats = layout.completing_cells(pos.opponent()) & empty;
+    let mut moves = playable;
+    let must_block = playable & threats;
+    if !must_block.is_empty() {
+        // Two playable threats: one can be blocked, the other wins with the next disc.
+        if must_block != must_block.lowest() {
+            return Expansion::Decided(loss_at(cells, p + 2));
+        }
+        // Any other move lets the opponent win with the next disc.
+        moves = must_block;
+    }
+    // A disc just below an opponent's threat makes that threat playable, so the opponent wins
+    // with the next disc: no kept move can be worse.
+    moves = moves & !(threats >> 1);
+    if moves.is_empty() {
+        return Expansion::Decided(loss_at(cells, p + 2));
+    }
+    // No move wins now, and no kept move lets the opponent win next; a draw stays possible.
+    Expansion::Open {
+        moves,
+        lower: loss_at(cells, p + 4).min(0),
+        upper: win_at(cells, p + 3).max(0),
+    }
+}
+
+/// Misère rules: the player who completes a line loses.
+#[inline]
+fn expand_misere<B: Bits>(pos: &Position<B>) -> Expansion<B> {
+    let layout = pos.layout();
+    let (cells, p) = (pos.rules().cells(), pos.plies());
+    let playable = pos.playable();
+    let empty = layout.full() & !pos.mask();
+
+    // Cells that would complete my own line are suicide; if every playable cell is one, I lose now.
+    let forbidden = layout.completing_cells(pos.current()) & empty;
+    let safe = playable & !forbidden;
+    if safe.is_empty() {
+        return Expansion::Decided(loss_at(cells, p + 1));
+    }
+    // The quickest win: a safe move after which every cell the opponent can play completes one
+    // of its own lines (and the board is not full, which would be a draw).
+    let their_forbidden = layout.completing_cells(pos.opponent()) & empty;
+    for m in BitIter(safe) {
+        let theirs = (playable ^ m) | ((m << 1) & layout.full());
+        if !theirs.is_empty() && (theirs & !their_forbidden).is_empty() {
+            return Expansion::Decided(win_at(cells, p + 2));
+        }
+    }
+    // I have a safe move, so I lose at ply p+3 at the earliest; no win at p+2 exists.
+    Expansion::Open {
+        moves: safe,
+        lower: loss_at(cells, p + 3).min(0),
+        upper: win_at(cells, p + 4).max(0),
+    }
+}

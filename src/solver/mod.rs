@@ -1,0 +1,226 @@
+//! Exact solving: the value of any position under perfect play, for both variants.
+
+pub mod expand;
+pub mod order;
+pub mod score;
+pub mod search;
+pub mod table;
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::engine::bits::Bits;
+use crate::engine::outcome::GameResult;
+use crate::engine::position::{Column, Position};
+use crate::engine::rules::Rules;
+
+pub use score::{Score, Value};
+use search::Search;
+
+/// Default transposition table size for one solver: 256 MiB.
+pub const DEFAULT_TABLE_BYTES: usize = 256 << 20;
+
+/// How thoroughly to solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Depth {
+    /// Outcome only (win, draw or loss): fastest.
+    Weak,
+    /// Outcome and exact remoteness.
+    Strong,
+}
+
+/// The value of one move of an analysed position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveValue {
+    /// The move.
+    pub column: Column,
+    /// The value of the game after this move, counted from the position before it (so a move
+    /// that ends the game has remoteness 1).
+    pub value: Value,
+}
+
+/// The answer for one position.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Solution {
+    /// The value of the position.
+    pub value: Value,
+    /// Every move that achieves the value (empty if the game is over or moves were not analysed).
+    pub best_moves: Vec<Column>,
+    /// Per-move values, when the position was analysed.
+    pub moves: Vec<MoveValue>,
+    /// Nodes searched for this answer.
+    pub nodes: u64,
+    /// Wall-clock seconds spent.
+    pub seconds: f64,
+}
+
+enum Backend {
+    Narrow(Search<u64>),
+    Wide(Search<u128>),
+}
+
+/// An exact solver that reuses its transposition table across positions of the same rules.
+///
+/// # Examples
+/// ```
+/// use connectk::{GameResult, Player, Position, Rules, Solver, Variant};
+/// let rules = Rules::new(3, 3, 3, Variant::Misere).unwrap();
+/// let mut solver = Solver::new(1 << 20);
+/// let solution = solver.solve(&Position::new(rules));
+/// assert_eq!(solution.value.result, GameResult::Win(Player::P1));
+/// ```
+pub struct Solver {
+    table_bytes: usize,
+    backend: Option<(Rules, Backend)>,
+}
+
+impl Solver {
+    /// A solver whose table uses at most `table_bytes` (capped further for small boards).
+    pub fn new(table_bytes: usize) -> Solver {
+        Solver {
+            table_bytes,
+            backend: None,
+        }
+    }
+
+    /// Total nodes searched by the current rules' backend.
+    pub fn nodes(&self) -> u64 {
+        match &self.backend {
+            None => 0,
+            Some((_, Backend::Narrow(s))) => s.nodes(),
+            Some((_, Backend::Wide(s))) => s.nodes(),
+        }
+    }
+
+    fn backend(&mut self, rules: Rules) -> &mut Backend {
+        if self.backend.as_ref().map(|(r, _)| *r) != Some(rules) {
+            // Tiny boards have few positions: no need for a huge table.
+            let positions_bound = 3f64.powi(rules.cells() as i32) * 16.0;
+            let bytes = (self.table_bytes as f64).min(positions_bound) as usize;
+            let backend = match Search::<u64>::new(rules, bytes) {
+                Some(narrow) => Backend::Narrow(narrow),
+                None => Backend::Wide(Search::new(rules, bytes).expect("all rules fit 128 bits")),
+            };
+            self.backend = Some((rules, backend));
+        }
+        &mut self.backend.as_mut().expect("just set").1
+    }
+
+    /// The exact score of `pos` from the side to move (weak: only its sign is meaningful).
+    fn score(&mut self, pos: &Position, depth: Depth) -> Score {
+        fn run<B: Bits>(search: &mut Search<B>, pos: &Position, depth: Depth) -> Score {
+            let pos = pos.convert::<B>().expect("backend chosen to fit");
+            match depth {
+                Depth::Weak => search.sign(&pos),
+                Depth::Strong => search.exact(&pos),
+            }
+        }
+        match self.backend(pos.rules()) {
+            Backend::Narrow(s) => run(s, pos, depth),
+            Backend::Wide(s) => run(s, pos, depth),
+        }
+    }
+
+    /// The value of `pos` (finished or not) at the given depth.
+    pub fn value(&mut self, pos: &Position, depth: Depth) -> Value {
+        if let Some(outcome) = pos.outcome() {
+            return Value {
+                result: outcome.result,
+                remoteness: Some(0),
+            };
+        }
+        let score = self.score(pos, depth);
+        match depth {
+            Depth::Weak => Value::from_sign(score, pos.to_move()),
+            Depth::Strong => {
+                Value::from_score(score, pos.rules().cells(), pos.plies(), pos.to_move())
+            }
+        }
+    }
+
+    /// Solves `pos` exactly: result and remoteness.
+    pub fn solve(&mut self, pos: &Position) -> Solution {
+        self.timed(|s| (s.value(pos, Depth::Strong), Vec::new()))
+    }
+
+    /// Solves `pos` for the result only.
+    pub fn solve_weak(&mut self, pos: &Position) -> Solution {
+        self.timed(|s| (s.value(pos, Depth::Weak), Vec::new()))
+    }
+
+    /// Solves every move of `pos` at the given depth; the best moves are those whose value is
+    /// best for the side to move (at weak depth: best result).
+    pub fn analyze(&mut self, pos: &Position, depth: Depth) -> Solution {
+        self.timed(|s| {
+            let moves = s.move_values(pos, depth);
+            let value = match moves.iter().map(|m| m.value).max_by_key(|v| rank(pos, *v)) {
+                Some(best) => best,
+                None => s.value(pos, depth),
+            };
+            (value, moves)
+        })
+    }
+
+    fn timed(&mut self, f: impl FnOnce(&mut Solver) -> (Value, Vec<MoveValue>)) -> Solution {
+        let start = Instant::now();
+        let before = self.nodes();
+        let (value, moves) = f(self);
+        let nodes = self.nodes().saturating_sub(before);
+        let best_moves = moves
+            .iter()
+            .filter(|m| m.value == value)
+            .map(|m| m.column)
+            .collect();
+        Solution {
+            value,
+            best_moves,
+            moves,
+            nodes,
+            seconds: start.elapsed().as_secs_f64(),
+        }
+    }
+
+    /// The value after each legal move, seen from `pos` (remoteness includes the move itself).
+    pub fn move_values(&mut self, pos: &Position, depth: Depth) -> Vec<MoveValue> {
+        pos.legal_columns()
+            .into_iter()
+            .map(|column| {
+                let child = pos.played(column).expect("legal column");
+                let after = self.value(&child, depth);
+                let value = Value {
+                    result: after.result,
+                    remoteness: after.remoteness.map(|r| r + 1),
+                };
+                MoveValue { column, value }
+            })
+            .collect()
+    }
+
+    /// A principal variation: from `pos`, best moves for both sides until the game ends
+    /// (the lowest-numbered best move at each step).
+    pub fn principal_variation(&mut self, pos: &Position) -> Vec<Column> {
+        let mut pos = *pos;
+        let mut line = Vec::new();
+        while !pos.is_over() {
+            let solution = self.analyze(&pos, Depth::Strong);
+            let column = solution.best_moves[0];
+            pos.play(column).expect("legal column");
+            line.push(column);
+        }
+        line
+    }
+}
+
+/// Orders values from the point of view of the side to move in `pos`: higher is better.
+///
+/// Wins rank above draws above losses; a quicker win and a slower loss rank higher.
+pub fn rank(pos: &Position, value: Value) -> i64 {
+    let far = value.remoteness.unwrap_or(0) as i64;
+    match value.result {
+        GameResult::Win(p) if p == pos.to_move() => 1_000_000 - far,
+        GameResult::Win(_) => -1_000_000 + far,
+        GameResult::Draw => 0,
+    }
+}

@@ -1,0 +1,82 @@
+//! Solved values: the search's integer score and the value reported to people.
+
+use serde::Serialize;
+
+use crate::engine::outcome::{GameResult, Player};
+
+/// A search score, from the point of view of the side to move.
+///
+/// Positive: the side to move wins; negative: it loses; zero: draw. For a game that ends at
+/// absolute ply `q` (the `q`-th disc ends it), the magnitude is `cells + 1 - q`, so a quicker
+/// win scores higher and a later loss scores higher (closer to zero). Because `q` counts from
+/// the start of the game, a score means the same wherever a position is reached.
+pub type Score = i32;
+
+/// Score of a game that the side to move wins when ply `q` is played.
+///
+/// For `q` past the last cell the result is zero or negative, which callers use as "no such win".
+#[inline]
+pub fn win_at(cells: u32, q: u32) -> Score {
+    cells as Score + 1 - q as Score
+}
+
+/// Score of a game that the side to move loses when ply `q` is played.
+#[inline]
+pub fn loss_at(cells: u32, q: u32) -> Score {
+    -win_at(cells, q)
+}
+
+/// The game-theoretic value of a position under perfect play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Value {
+    /// Who wins the game with perfect play (P1 moved first in the game), or draw.
+    pub result: GameResult,
+    /// Plies until the game ends when the winner ends it as fast as possible and the loser
+    /// delays as long as possible; for a draw, the empty cells left. `None` after a weak solve.
+    pub remoteness: Option<u32>,
+}
+
+impl Value {
+    /// The value of a position with `plies` discs, side to move `to_move`, from its exact score.
+    pub fn from_score(score: Score, cells: u32, plies: u32, to_move: Player) -> Value {
+        let result = match score.signum() {
+            1 => GameResult::Win(to_move),
+            -1 => GameResult::Win(to_move.other()),
+            _ => GameResult::Draw,
+        };
+        let end_ply = if score == 0 {
+            cells
+        } else {
+            cells + 1 - score.unsigned_abs()
+        };
+        Value {
+            result,
+            remoteness: Some(end_ply - plies),
+        }
+    }
+
+    /// The value from a weak (sign-only) score: the result without remoteness.
+    pub fn from_sign(score: Score, to_move: Player) -> Value {
+        Value {
+            remoteness: None,
+            ..Value::from_score(score.signum(), 1, 0, to_move)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_round_trip_to_remoteness() {
+        // 42 cells, 10 plies played, side to move wins with the 15th disc: 5 plies away.
+        let v = Value::from_score(win_at(42, 15), 42, 10, Player::P1);
+        assert_eq!(v.result, GameResult::Win(Player::P1));
+        assert_eq!(v.remoteness, Some(5));
+        let v = Value::from_score(loss_at(42, 42), 42, 10, Player::P1);
+        assert_eq!(v.result, GameResult::Win(Player::P2));
+        assert_eq!(v.remoteness, Some(32));
+        assert_eq!(Value::from_score(0, 42, 10, Player::P2).remoteness, Some(32));
+    }
+}

@@ -1,0 +1,159 @@
+//! Negamax alpha-beta search over one bit type.
+
+use crate::engine::bits::Bits;
+use crate::engine::layout::Layout;
+use crate::engine::position::Position;
+use crate::engine::rules::Rules;
+
+use super::expand::{Expansion, expand};
+use super::order::MoveOrder;
+use super::score::Score;
+use super::table::Table;
+
+/// An exhaustive search for one set of rules, with its transposition table.
+pub struct Search<B: Bits> {
+    layout: Layout<B>,
+    table: Table<B>,
+    order: MoveOrder,
+    /// One move list per ply, reused so that the search allocates nothing per node.
+    move_lists: Vec<Vec<(Score, B)>>,
+    nodes: u64,
+}
+
+impl<B: Bits> Search<B> {
+    /// A search for `rules` with a table of at most `table_bytes`; `None` if the board does
+    /// not fit in `B`.
+    pub fn new(rules: Rules, table_bytes: usize) -> Option<Search<B>> {
+        let layout = Layout::new(rules)?;
+        Some(Search {
+            layout,
+            table: Table::with_bytes(table_bytes),
+            order: MoveOrder::new(rules),
+            move_lists: vec![Vec::new(); rules.cells() as usize + 1],
+            nodes: 0,
+        })
+    }
+
+    /// The layout searched.
+    pub fn layout(&self) -> &Layout<B> {
+        &self.layout
+    }
+
+    /// Nodes visited since the search was created.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Bytes of transposition table.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// The exact score of a non-terminal position, by a sequence of null-window searches.
+    pub fn exact(&mut self, pos: &Position<B>) -> Score {
+        let span = pos.empty_cells() as Score;
+        let (mut lower, mut upper) = (-span, span);
+        while lower < upper {
+            // Probe near zero first (the sign is cheapest to settle), then bisect.
+            let mut probe = lower + (upper - lower) / 2;
+            if probe <= 0 && lower / 2 < probe {
+                probe = lower / 2;
+            } else if probe >= 0 && upper / 2 > probe {
+                probe = upper / 2;
+            }
+            let r = self.negamax(pos, probe, probe + 1);
+            if r <= probe {
+                upper = r;
+            } else {
+                lower = r;
+            }
+        }
+        lower
+    }
+
+    /// A score of a non-terminal position with the right sign (win, draw or loss) only.
+    pub fn sign(&mut self, pos: &Position<B>) -> Score {
+        self.negamax(pos, -1, 1).signum()
+    }
+
+    /// Alpha-beta negamax over a non-terminal position (no line made yet, not necessarily
+    /// with empty cells).
+    ///
+    /// Contract (fail-soft): the true score `v` and the result `r` satisfy `r >= v` when
+    /// `r <= alpha`, `r <= v` when `r >= beta`, and `r == v` when `alpha < r < beta`.
+    pub fn negamax(&mut self, pos: &Position<B>, mut alpha: Score, mut beta: Score) -> Score {
+        debug_assert!(alpha < beta);
+        self.nodes += 1;
+        if pos.empty_cells() == 0 {
+            return 0;
+        }
+        let (moves, lower, upper) = match expand(pos) {
+            Expansion::Decided(score) => return score,
+            Expansion::Open {
+                moves,
+                lower,
+                upper,
+            } => (moves, lower, upper),
+        };
+        if upper <= alpha {
+            return upper;
+        }
+        if lower >= beta {
+            return lower;
+        }
+        alpha = alpha.max(lower);
+        beta = beta.min(upper);
+
+        let (key, mirrored) = pos.canonical_key();
+        let w = self.layout.rules().width();
+        let orient = |column: u32| if mirrored { w - 1 - column } else { column };
+        let mut first = None;
+        if let Some(known) = self.table.get(key) {
+            if known.lower >= beta {
+                return known.lower;
+            }
+            if known.upper <= alpha {
+                return known.upper;
+            }
+            alpha = alpha.max(known.lower);
+            beta = beta.min(known.upper);
+            if alpha >= beta {
+                return alpha;
+            }
+            first = known.best.map(orient);
+        }
+        let alpha_in = alpha;
+
+        let ply = pos.plies() as usize;
+        let mut list = std::mem::take(&mut self.move_lists[ply]);
+        self.order.sort(pos, moves, first, &mut list);
+        let mut best = Score::MIN;
+        let mut best_move = B::ZERO;
+        for &(_, m) in &list {
+            let mut child = *pos;
+            child.play_bit(m);
+            let score = -self.negamax(&child, -beta, -alpha);
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_lists[ply] = list;
+
+        let best_column = orient(self.layout.bit_cell(best_move).column);
+        if best <= alpha_in {
+            self.table.put(key, None, Some(best), None);
+        } else if best >= beta {
+            self.table.put(key, Some(best), None, Some(best_column));
+        } else {
+            self.table.put(key, Some(best), Some(best), Some(best_column));
+        }
+        best
+    }
+}

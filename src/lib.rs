@@ -11,7 +11,9 @@
 #![deny(missing_docs)]
 
 pub mod engine;
+pub mod paper;
 pub mod solver;
+pub mod sweep;
 
 pub use engine::bits::Bits;
 pub use engine::notation;

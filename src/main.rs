@@ -1,1 +1,9 @@
-fn main() {}
+//! The `connectk` command line: a thin layer over the library.
+
+mod cli;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    cli::main()
+}

@@ -158,6 +158,23 @@ impl<B: Bits> Layout<B> {
             .any(|&s| !Self::runs(stones, k, s).is_empty())
     }
 
+    /// Every cell of every k-long window (in any direction) whose cells all lie in `cells`.
+    ///
+    /// With `cells` = a player's discs plus the empty cells, these are the cells where that
+    /// player can still take part in a line.
+    #[inline]
+    pub fn window_cells(&self, cells: B) -> B {
+        let k = self.rules.k();
+        let mut covered = B::ZERO;
+        for &s in &self.shifts[..self.directions] {
+            let starts = Self::runs(cells, k, s) & self.full;
+            for i in 0..k {
+                covered |= starts << (i * s);
+            }
+        }
+        covered & self.full
+    }
+
     /// Cells of the board that would give `stones` a line of k if a disc were added there.
     ///
     /// Occupied cells are included when they qualify; callers mask with the empty cells they care about.

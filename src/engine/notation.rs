@@ -35,6 +35,8 @@ pub fn parse_numbers(moves: &str) -> Result<Vec<u32>, NotationError> {
         return Ok(Vec::new());
     }
     if moves.contains(',') {
+        // A trailing comma marks a single wide-board move such as `10,` (see [`format`]).
+        let moves = moves.strip_suffix(',').unwrap_or(moves);
         moves
             .split(',')
             .enumerate()
@@ -110,12 +112,19 @@ pub fn play_all(start: Position, moves: &str) -> Result<(Position, Vec<Column>),
 }
 
 /// Writes columns as a move string: digits for boards up to 9 wide, comma-separated otherwise.
+///
+/// A single move of column 10 or more gets a trailing comma (`10,`): without a comma, `10`
+/// would be read back as the two moves `1` and `0`.
 pub fn format(rules: Rules, moves: &[Column]) -> String {
     let numbers = moves.iter().map(|c| c.number().to_string());
     if rules.width() <= 9 {
         numbers.collect()
     } else {
-        numbers.collect::<Vec<_>>().join(",")
+        let mut text = numbers.collect::<Vec<_>>().join(",");
+        if moves.len() == 1 && moves[0].number() >= 10 {
+            text.push(',');
+        }
+        text
     }
 }
 

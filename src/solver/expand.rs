@@ -28,9 +28,79 @@ pub enum Expansion<B> {
 /// Looks at a non-terminal position with at least one empty cell.
 #[inline]
 pub fn expand<B: Bits>(pos: &Position<B>) -> Expansion<B> {
-    match pos.rules().variant() {
+    let expansion = match pos.rules().variant() {
         Variant::Normal => expand_normal(pos),
         Variant::Misere => expand_misere(pos),
+    };
+    match expansion {
+        Expansion::Open {
+            moves,
+            lower,
+            upper,
+        } => prune_with_open_lines(pos, moves, lower, upper),
+        decided => decided,
+    }
+}
+
+/// Tightens the bounds and the move list with the lines that can still be made.
+///
+/// A window of k cells is open for a player while it holds no opposing disc.
+/// - A player with no open window can never complete a line. Under normal rules that player
+///   can no longer win, so its score is at most a draw; under misère rules it can no longer
+///   lose, so its score is at least a draw. If neither player has an open window, the board
+///   will fill up without a line: a draw, decided now.
+/// - An empty cell in no open window of either player is dead: what is played there never
+///   matters to any line. If every cell above a playable dead cell is dead too, playing it
+///   is a pure tempo move, and all such moves lead to positions that differ only in which
+///   interchangeable dead cell was filled. Searching one of them is enough.
+#[inline]
+fn prune_with_open_lines<B: Bits>(
+    pos: &Position<B>,
+    moves: B,
+    lower: Score,
+    upper: Score,
+) -> Expansion<B> {
+    let layout = pos.layout();
+    let empty = layout.full() & !pos.mask();
+    let mine = layout.window_cells(pos.current() | empty);
+    let theirs = layout.window_cells(pos.opponent() | empty);
+    let (mut lower, mut upper) = (lower, upper);
+    match (mine.is_empty(), theirs.is_empty()) {
+        (true, true) => return Expansion::Decided(0),
+        (false, false) => {}
+        (mine_closed, _) => {
+            // Exactly one player can still make a line; `mine_closed` says which.
+            let cannot_lose = match pos.rules().variant() {
+                Variant::Normal => !mine_closed,
+                Variant::Misere => mine_closed,
+            };
+            if cannot_lose {
+                // Normal: only my lines are open, so the opponent cannot win. Misère: I can
+                // never complete a line, so I cannot lose.
+                lower = lower.max(0);
+            } else {
+                upper = upper.min(0);
+            }
+        }
+    }
+    let dead = empty & !(mine | theirs);
+    let mut tempo_seen = false;
+    let mut kept = moves;
+    for m in BitIter(moves & dead) {
+        // Cells above `m` in its column: the column's cells at higher bits than `m`.
+        let column = layout.column_mask(layout.bit_cell(m).column);
+        let above = column & !((m << 1) - B::ONE);
+        if (above & !dead).is_empty() {
+            if tempo_seen {
+                kept = kept & !m;
+            }
+            tempo_seen = true;
+        }
+    }
+    Expansion::Open {
+        moves: kept,
+        lower,
+        upper,
     }
 }
 

@@ -132,6 +132,11 @@ impl Solver {
             };
         }
         let score = self.score(pos, depth);
+        Self::value_of(pos, score, depth)
+    }
+
+    /// The value of a non-terminal position from its score at the given depth.
+    fn value_of(pos: &Position, score: Score, depth: Depth) -> Value {
         match depth {
             Depth::Weak => Value::from_sign(score, pos.to_move()),
             Depth::Strong => {
@@ -140,14 +145,71 @@ impl Solver {
         }
     }
 
-    /// Solves `pos` exactly: result and remoteness.
+    /// Solves `pos` exactly: result and remoteness (no best moves).
     pub fn solve(&mut self, pos: &Position) -> Solution {
         self.timed(|s| (s.value(pos, Depth::Strong), Vec::new()))
     }
 
-    /// Solves `pos` for the result only.
+    /// Solves `pos` for the result only (no best moves).
     pub fn solve_weak(&mut self, pos: &Position) -> Solution {
         self.timed(|s| (s.value(pos, Depth::Weak), Vec::new()))
+    }
+
+    /// Solves `pos` at the given depth and finds every move that achieves its value, with one
+    /// narrow-window search per move (much cheaper than [`Solver::analyze`]).
+    pub fn solve_with_best_moves(&mut self, pos: &Position, depth: Depth) -> Solution {
+        let start = Instant::now();
+        let before = self.nodes();
+        let (value, best_moves) = if pos.is_over() {
+            (self.value(pos, depth), Vec::new())
+        } else {
+            let score = self.score(pos, depth);
+            let value = Self::value_of(pos, score, depth);
+            let best = pos
+                .legal_columns()
+                .into_iter()
+                .filter(|&column| {
+                    let child = pos.played(column).expect("legal column");
+                    self.achieves(&child, score, value, depth)
+                })
+                .collect();
+            (value, best)
+        };
+        Solution {
+            value,
+            best_moves,
+            moves: Vec::new(),
+            nodes: self.nodes().saturating_sub(before),
+            seconds: start.elapsed().as_secs_f64(),
+        }
+    }
+
+    /// Whether the move to `child` keeps the value `value` (score `score`) of its parent.
+    fn achieves(&mut self, child: &Position, score: Score, value: Value, depth: Depth) -> bool {
+        if child.is_over() || depth == Depth::Weak {
+            let after = self.value(child, depth);
+            let shifted = Value {
+                result: after.result,
+                remoteness: after.remoteness.map(|r| r + 1),
+            };
+            return shifted == value;
+        }
+        // The child keeps the value exactly when its own score is `-score`; a window of width
+        // two around it settles that without computing the child's exact score.
+        let target = -score;
+        self.window(child, target - 1, target + 1) == target
+    }
+
+    /// Fail-soft alpha-beta score of a non-terminal position inside `alpha..beta`.
+    fn window(&mut self, pos: &Position, alpha: Score, beta: Score) -> Score {
+        fn run<B: Bits>(search: &mut Search<B>, pos: &Position, alpha: Score, beta: Score) -> Score {
+            let pos = pos.convert::<B>().expect("backend chosen to fit");
+            search.negamax(&pos, alpha, beta)
+        }
+        match self.backend(pos.rules()) {
+            Backend::Narrow(s) => run(s, pos, alpha, beta),
+            Backend::Wide(s) => run(s, pos, alpha, beta),
+        }
     }
 
     /// Solves every move of `pos` at the given depth; the best moves are those whose value is

@@ -68,13 +68,25 @@ impl Grid {
         false
     }
 
+    /// The cells packed two bits each (boards of up to 64 cells), a cheap key for the memo.
+    pub fn packed(&self) -> u128 {
+        assert!(self.width * self.height <= 64, "too many cells to pack");
+        let mut key = 0u128;
+        for column in &self.cells {
+            for &v in column {
+                key = key << 2 | v as u128;
+            }
+        }
+        key
+    }
+
     /// Score of the position for the side to move, in the solver's convention: a game that
     /// ends at ply q scores cells + 1 - q for the winner, its negation for the loser, 0 drawn.
-    pub fn minimax(&mut self, memo: &mut Option<HashMap<Vec<Vec<u8>>, i32>>) -> i32 {
-        if let Some(m) = memo.as_ref() {
-            if let Some(&v) = m.get(&self.cells) {
-                return v;
-            }
+    pub fn minimax(&mut self, memo: &mut Option<HashMap<u128, i32>>) -> i32 {
+        if let Some(m) = memo.as_ref()
+            && let Some(&v) = m.get(&self.packed())
+        {
+            return v;
         }
         let cells = (self.width * self.height) as i32;
         let mover = 1 + (self.plies % 2) as u8;
@@ -97,7 +109,7 @@ impl Grid {
             best = best.max(score);
         }
         if let Some(m) = memo.as_mut() {
-            m.insert(self.cells.clone(), best);
+            m.insert(self.packed(), best);
         }
         best
     }

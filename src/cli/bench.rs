@@ -1,0 +1,114 @@
+//! `connectk bench`: solve fixed position sets, check their values and print timing and a
+//! node-count signature.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use connectk::{GameResult, Rules, Solver, notation};
+
+/// Solve the fixed benchmark sets (benches/data/*.csv: one position per row with its known
+/// value), check every value, and print the mean time and nodes per position of each set and
+/// the total node count as a signature: a change to the search that alters the signature
+/// changed what the search does.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Directory of benchmark sets.
+    #[arg(long, default_value = "benches/data", value_name = "DIR")]
+    data: PathBuf,
+    /// Only sets whose file name contains this text.
+    #[arg(long)]
+    filter: Option<String>,
+    /// Outcome only (checks the outcome column, not remoteness).
+    #[arg(long)]
+    weak: bool,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 256, value_name = "MIB")]
+    table_mb: usize,
+}
+
+/// One benchmark position with its known value.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct BenchRow {
+    /// `normal` or `misere`.
+    pub rules: String,
+    /// Line length.
+    pub k: u32,
+    /// Board width.
+    pub width: u32,
+    /// Board height.
+    pub height: u32,
+    /// Move string of the position.
+    pub moves: String,
+    /// Known outcome.
+    pub outcome: String,
+    /// Known remoteness.
+    pub remoteness: u32,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&args.data)
+        .map_err(|e| anyhow::anyhow!("cannot read benchmark directory {}: {e}", args.data.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
+        .filter(|p| {
+            args.filter
+                .as_ref()
+                .is_none_or(|f| p.file_name().is_some_and(|n| n.to_string_lossy().contains(f)))
+        })
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        anyhow::bail!("no benchmark sets (*.csv) in {}", args.data.display());
+    }
+    println!("set,positions,mean_ms,mean_nodes,total_nodes");
+    let mut signature = 0u64;
+    let mut total_seconds = 0.0;
+    for file in files {
+        let mut reader = csv::Reader::from_path(&file)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        let rows: Vec<BenchRow> = reader
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        let mut solver = Solver::new(args.table_mb << 20);
+        let (mut nodes, mut seconds) = (0u64, 0.0);
+        for (i, row) in rows.iter().enumerate() {
+            let rules = Rules::new(row.k, row.width, row.height, row.rules.parse()?)?;
+            let (pos, _) = notation::parse(rules, &row.moves)
+                .map_err(|e| anyhow::anyhow!("{} row {}: {e}", file.display(), i + 1))?;
+            let start = Instant::now();
+            let s = if args.weak { solver.solve_weak(&pos) } else { solver.solve(&pos) };
+            seconds += start.elapsed().as_secs_f64();
+            nodes += s.nodes;
+            let expected = GameResult::from_label(&row.outcome);
+            let wrong_remoteness = !args.weak && s.value.remoteness != Some(row.remoteness);
+            if expected != Some(s.value.result) || wrong_remoteness {
+                eprintln!(
+                    "error: {} row {} ({}): expected {} in {}, solver says {:?}",
+                    file.display(),
+                    i + 1,
+                    row.moves,
+                    row.outcome,
+                    row.remoteness,
+                    s.value
+                );
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+        let n = rows.len().max(1) as f64;
+        let name = file.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+        println!(
+            "{name},{},{:.3},{:.0},{nodes}",
+            rows.len(),
+            seconds * 1e3 / n,
+            nodes as f64 / n
+        );
+        signature += nodes;
+        total_seconds += seconds;
+    }
+    println!("signature: {signature} nodes in {total_seconds:.2} s, all values checked");
+    Ok(ExitCode::SUCCESS)
+}

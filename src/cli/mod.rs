@@ -1,0 +1,71 @@
+//! Argument parsing and dispatch to one module per subcommand.
+
+mod bench;
+mod board;
+mod experiment;
+mod perft;
+mod reproduce;
+mod show;
+mod solve;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit status for bad input (as clap uses for usage errors).
+const BAD_INPUT: u8 = 2;
+
+/// connectk: play, solve and check Connect-k games under normal and misère rules.
+///
+/// Pieces drop into the columns of a width x height board; a line of k (horizontal, vertical or
+/// diagonal) ends the game. Under normal rules its maker wins, under misère rules its maker
+/// loses. Moves are written as column numbers from 1: digits (`4453`), or comma-separated
+/// numbers on boards wider than 9 (`10,3,3`).
+#[derive(Parser, Debug)]
+#[command(name = "connectk", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Show(show::Args),
+    Solve(solve::Args),
+    Reproduce(reproduce::Args),
+    Merge(reproduce::MergeArgs),
+    Perft(perft::Args),
+    Bench(bench::Args),
+    Experiment(experiment::Args),
+}
+
+/// Runs the command line and turns every error into one line on stderr and exit status 2.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(BAD_INPUT)
+        }
+    }
+}
+
+fn run(command: Command) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::Show(args) => show::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Reproduce(args) => reproduce::run(args),
+        Command::Merge(args) => reproduce::merge(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Experiment(args) => experiment::run(args),
+    }
+}
+
+/// Parses a complete argument list (as written in an experiment spec) and runs it.
+fn run_args(args: &[String]) -> anyhow::Result<ExitCode> {
+    let cli = Cli::try_parse_from(std::iter::once("connectk".to_string()).chain(args.iter().cloned()))
+        .map_err(|e| anyhow::anyhow!("{}", e.render().to_string().lines().next().unwrap_or("bad arguments")))?;
+    run(cli.command)
+}

@@ -1,0 +1,141 @@
+//! `connectk reproduce` and `connectk merge`: the Table I sweep and the joining of its shards.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use connectk::sweep::{self, Grid, Shard, Store, store};
+
+/// Solve every misère board of a grid exactly and hold each outcome against Table I of Steele &
+/// Larremore. Writes DIR/table1.csv (one row per board, appended as boards finish, so a rerun
+/// resumes), DIR/table1.md (agreement counts and every disagreement with a principal variation)
+/// and DIR/table1-k{K}.svg (one outcome map per k).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Largest board: every width and height >= 1 with width * height <= N.
+    #[arg(long, default_value_t = 24, value_name = "N")]
+    max_cells: u32,
+    /// Smallest line length k.
+    #[arg(long, default_value_t = 2, value_name = "K")]
+    k_min: u32,
+    /// Largest line length k.
+    #[arg(long, default_value_t = 6, value_name = "K")]
+    k_max: u32,
+    /// Output directory.
+    #[arg(long, default_value = "results", value_name = "DIR")]
+    out: PathBuf,
+    /// Solve only the I-th of N interleaved slices of the grid (for job arrays), writing
+    /// DIR/table1.shard-I-of-N.csv; join the shards with `connectk merge`.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Transposition table size per worker, in MiB.
+    #[arg(long, default_value_t = 256, value_name = "MIB")]
+    table_mb: usize,
+}
+
+/// Join the CSV files of `reproduce --shard` runs into the outputs of one run (table1.csv,
+/// table1.md and the plots in DIR).
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// Shard CSV files written by `reproduce --shard`.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Output directory.
+    #[arg(long, default_value = "results", value_name = "DIR")]
+    out: PathBuf,
+    /// Transposition table size in MiB (for the principal variations of disagreements).
+    #[arg(long, default_value_t = 256, value_name = "MIB")]
+    table_mb: usize,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.k_min < 2 || args.k_min > args.k_max {
+        anyhow::bail!(
+            "bad k range {}..{}: Table I covers k >= 2, so use 2 <= --k-min <= --k-max",
+            args.k_min,
+            args.k_max
+        );
+    }
+    if let Some(threads) = args.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()?;
+    }
+    let grid = Grid {
+        k_min: args.k_min,
+        k_max: args.k_max,
+        max_cells: args.max_cells,
+    };
+    let mut boards = grid.boards()?;
+    let csv = match args.shard {
+        Some(shard) => {
+            boards = shard.select(&boards);
+            args.out
+                .join(format!("table1.shard-{}-of-{}.csv", shard.index, shard.count))
+        }
+        None => args.out.join("table1.csv"),
+    };
+    let store = Store::open(&csv)?;
+    let pending = boards.iter().filter(|b| !store.contains(**b)).count();
+    eprintln!(
+        "{} boards (k {}..{}, width*height <= {}), {} already in {}, {} to solve",
+        boards.len(),
+        args.k_min,
+        args.k_max,
+        args.max_cells,
+        boards.len() - pending,
+        csv.display(),
+        pending
+    );
+    let bar = ProgressBar::new(pending as u64).with_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} boards, eta {eta}  {msg}")?
+            .progress_chars("=> "),
+    );
+    let start = Instant::now();
+    let table_bytes = args.table_mb << 20;
+    sweep::run(&boards, &store, table_bytes, |row| {
+        bar.set_message(format!(
+            "k={} {}x{}: {}",
+            row.k, row.width, row.height, row.solver
+        ));
+        bar.inc(1);
+    })?;
+    bar.finish_and_clear();
+    eprintln!("solved {pending} boards in {:.1} s", start.elapsed().as_secs_f64());
+    if args.shard.is_none() {
+        publish(&args.out, store.rows()?, table_bytes)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn publish(dir: &Path, mut rows: Vec<sweep::Row>, table_bytes: usize) -> anyhow::Result<()> {
+    let summary = sweep::publish(dir, &mut rows, table_bytes)?;
+    println!("{summary}");
+    println!(
+        "wrote {0}/table1.csv, {0}/table1.md and {0}/table1-k*.svg",
+        dir.display()
+    );
+    Ok(())
+}
+
+pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
+    let mut rows: Vec<sweep::Row> = Vec::new();
+    for file in &args.files {
+        if !file.exists() {
+            anyhow::bail!("cannot read shard file {}: no such file", file.display());
+        }
+        for row in store::read_rows(file)? {
+            if !rows.iter().any(|r| r.board() == row.board()) {
+                rows.push(row);
+            }
+        }
+    }
+    std::fs::create_dir_all(&args.out)?;
+    publish(&args.out, rows, args.table_mb << 20)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,118 @@
+//! The Table I sweep: solve a grid of misère boards, compare each with the paper, and write
+//! the results as CSV, Markdown and SVG plots. Finished boards are appended to the CSV as they
+//! complete, so an interrupted sweep loses nothing and a rerun resumes.
+
+pub mod grid;
+pub mod plot;
+pub mod report;
+pub mod store;
+
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use crate::engine::position::Position;
+use crate::engine::rules::{Rules, Variant};
+use crate::paper::table1;
+use crate::solver::Solver;
+
+pub use grid::{Board, Grid, Shard};
+pub use store::{Row, Store};
+
+/// Why a sweep could not read or write its files.
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A CSV file is malformed.
+    #[error("{path}: {source}")]
+    Csv {
+        /// The file.
+        path: String,
+        /// The underlying error.
+        source: csv::Error,
+    },
+    /// A plot could not be drawn.
+    #[error("{path}: cannot draw plot: {message}")]
+    Plot {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// Solves one board of the grid from the empty position, with its own solver.
+pub fn solve_board(board: Board, table_bytes: usize) -> Row {
+    let rules = board.rules();
+    let mut solver = Solver::new(table_bytes);
+    let solution = solver.solve(&Position::new(rules));
+    let paper = table1::predict(board.k, board.width, board.height);
+    Row {
+        rules: Variant::Misere.name().to_string(),
+        k: board.k,
+        width: board.width,
+        height: board.height,
+        cells: rules.cells(),
+        paper: paper.map(|p| p.label().to_string()),
+        solver: solution.value.result.label().to_string(),
+        agree: paper.map(|p| p == solution.value.result),
+        remoteness: solution.value.remoteness.unwrap_or(0),
+        nodes: solution.nodes,
+        seconds: solution.seconds,
+    }
+}
+
+/// Solves every board of `boards` not yet in `store`, in parallel, largest first, appending each
+/// row to the store as soon as it is solved; `done` is called after each board.
+pub fn run(
+    boards: &[Board],
+    store: &Store,
+    table_bytes: usize,
+    done: impl Fn(&Row) + Sync,
+) -> Result<(), SweepError> {
+    let mut pending: Vec<Board> = boards
+        .iter()
+        .copied()
+        .filter(|b| !store.contains(*b))
+        .collect();
+    pending.sort_by_key(|b| std::cmp::Reverse((b.width * b.height, b.k)));
+    pending.par_iter().try_for_each(|&board| {
+        let row = solve_board(board, table_bytes);
+        store.append(&row)?;
+        done(&row);
+        Ok(())
+    })
+}
+
+/// Writes the sorted CSV, the Markdown summary and one plot per k for every row in `rows`,
+/// into `dir`. Returns the summary line.
+pub fn publish(dir: &Path, rows: &mut [Row], table_bytes: usize) -> Result<String, SweepError> {
+    rows.sort_by_key(|r| (r.k, r.width, r.height));
+    store::write_all(&dir.join("table1.csv"), rows)?;
+    let markdown = report::markdown(rows, |row| {
+        let rules = Rules::new(row.k, row.width, row.height, Variant::Misere)
+            .expect("rows come from valid rules");
+        let mut solver = Solver::new(table_bytes);
+        let line = solver.principal_variation(&Position::new(rules));
+        crate::engine::notation::format(rules, &line)
+    });
+    let path = dir.join("table1.md");
+    std::fs::write(&path, &markdown.text).map_err(|source| SweepError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let mut ks: Vec<u32> = rows.iter().map(|r| r.k).collect();
+    ks.dedup();
+    for k in ks {
+        let of_k: Vec<&Row> = rows.iter().filter(|r| r.k == k).collect();
+        plot::outcome_map(&dir.join(format!("table1-k{k}.svg")), k, &of_k)?;
+    }
+    Ok(markdown.summary)
+}

@@ -1,0 +1,202 @@
+//! The solver against an independent plain-grid minimax (`support::brute`) on every small board.
+
+mod support;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use connectk::solver::Value;
+use connectk::{Column, GameResult, Player, Position, Rules, Solver, Variant};
+use proptest::prelude::*;
+
+use support::brute::Grid;
+
+/// Boards of this many cells or more are searched with the memo; smaller ones without.
+const MEMO_FROM_CELLS: u32 = 10;
+
+/// The brute-force value of a position that is not over, replayed on a plain grid.
+fn brute_value(rules: Rules, moves: &[Column]) -> Value {
+    let mut grid = Grid::new(rules);
+    for column in moves {
+        grid.drop_disc(column.index() as usize);
+    }
+    let mut memo = (rules.cells() >= MEMO_FROM_CELLS).then(HashMap::new);
+    let score = grid.minimax(&mut memo);
+    let plies = moves.len() as u32;
+    Value::from_score(score, rules.cells(), plies, Player::to_move_after(plies))
+}
+
+/// The value of a finished position read off the plain grid: who made a line, or a full board.
+fn brute_terminal_value(rules: Rules, moves: &[Column]) -> Value {
+    let mut grid = Grid::new(rules);
+    for column in moves {
+        grid.drop_disc(column.index() as usize);
+    }
+    let last_mover = Player::to_move_after(moves.len() as u32 - 1);
+    let symbol = match last_mover {
+        Player::P1 => 1,
+        Player::P2 => 2,
+    };
+    let result = if grid.has_line(symbol) {
+        match rules.variant() {
+            Variant::Normal => GameResult::Win(last_mover),
+            Variant::Misere => GameResult::Win(last_mover.other()),
+        }
+    } else {
+        assert_eq!(
+            moves.len() as u32,
+            rules.cells(),
+            "over without a line or a full board"
+        );
+        GameResult::Draw
+    };
+    Value {
+        result,
+        remoteness: Some(0),
+    }
+}
+
+/// Every (width, height) with `width * height <= max_cells`.
+fn small_boards(max_cells: u32) -> Vec<(u32, u32)> {
+    let mut boards = Vec::new();
+    for width in 1..=max_cells {
+        for height in 1..=max_cells / width {
+            boards.push((width, height));
+        }
+    }
+    boards
+}
+
+/// Every rule set of the exhaustive check: each board up to 12 cells, k from 1 to one past the
+/// longer side, both variants.
+fn all_small_rules() -> Vec<Rules> {
+    let mut all = Vec::new();
+    for (width, height) in small_boards(12) {
+        for k in 1..=width.max(height) + 1 {
+            for variant in [Variant::Normal, Variant::Misere] {
+                all.push(Rules::new(k, width, height, variant).unwrap());
+            }
+        }
+    }
+    all
+}
+
+/// Checks the empty board of `rules`; a description of the disagreement if there is one.
+fn check_empty_board(rules: Rules) -> Result<(), String> {
+    let expected = brute_value(rules, &[]);
+    let mut solver = Solver::new(1 << 20);
+    let strong = solver.solve(&Position::new(rules)).value;
+    if strong != expected {
+        return Err(format!(
+            "{rules}: strong value {strong:?}, brute force {expected:?}"
+        ));
+    }
+    let weak = solver.solve_weak(&Position::new(rules)).value;
+    if weak.result != expected.result || weak.remoteness.is_some() {
+        return Err(format!(
+            "{rules}: weak value {weak:?}, brute force {expected:?}"
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn empty_board_values_match_brute_force_on_every_board_up_to_12_cells() {
+    let all = all_small_rules();
+    // 35 boards; the sum of (max(w,h) + 1) over them is 239, times two variants.
+    assert_eq!(small_boards(12).len(), 35);
+    assert_eq!(all.len(), 478);
+    // The brute force dominates the time (12x1 boards most of all): share the rule sets out
+    // between threads.
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(4);
+    let next = AtomicUsize::new(0);
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut failures = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&rules) = all.get(i) else { break };
+                        if let Err(failure) = check_empty_board(rules) {
+                            failures.push(failure);
+                        }
+                    }
+                    failures
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    println!("checked {} rule sets against brute force", all.len());
+}
+
+/// A small board, k, variant and a list of move choices (each taken modulo the legal moves).
+fn small_game() -> impl Strategy<Value = (Rules, Vec<usize>)> {
+    (1u32..=12)
+        .prop_flat_map(|width| (Just(width), 1u32..=12 / width))
+        .prop_flat_map(|(width, height)| {
+            (
+                Just(width),
+                Just(height),
+                1u32..=width.max(height) + 1,
+                any::<bool>(),
+                prop::collection::vec(any::<usize>(), 0..=(width * height) as usize),
+            )
+        })
+        .prop_map(|(width, height, k, misere, choices)| {
+            let variant = if misere {
+                Variant::Misere
+            } else {
+                Variant::Normal
+            };
+            (Rules::new(k, width, height, variant).unwrap(), choices)
+        })
+}
+
+/// Plays the choices as legal moves until they run out or the game ends.
+fn replay(rules: Rules, choices: &[usize]) -> (Position, Vec<Column>) {
+    let mut pos = Position::new(rules);
+    let mut moves = Vec::new();
+    for &choice in choices {
+        if pos.is_over() {
+            break;
+        }
+        let legal = pos.legal_columns();
+        let column = legal[choice % legal.len()];
+        pos.play(column).unwrap();
+        moves.push(column);
+    }
+    (pos, moves)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn random_positions_match_brute_force((rules, choices) in small_game()) {
+        let (pos, moves) = replay(rules, &choices);
+        let expected = if pos.is_over() {
+            brute_terminal_value(rules, &moves)
+        } else {
+            brute_value(rules, &moves)
+        };
+        let line = connectk::notation::format(rules, &moves);
+        let mut solver = Solver::new(1 << 20);
+        let strong = solver.solve(&pos).value;
+        prop_assert_eq!(strong, expected, "strong value, {} after {:?}", rules, line);
+        let weak = Solver::new(1 << 20).solve_weak(&pos).value;
+        prop_assert_eq!(weak.result, expected.result, "weak value, {} after {:?}", rules, line);
+    }
+}

@@ -1,0 +1,40 @@
+//! Published values of whole games.
+
+use connectk::{GameResult, Player, Position, Rules, Solver, Variant};
+
+#[test]
+fn normal_4x4_connect_4_is_a_draw_to_the_last_cell() {
+    let rules = Rules::new(4, 4, 4, Variant::Normal).unwrap();
+    let value = Solver::new(64 << 20).solve(&Position::new(rules)).value;
+    assert_eq!(value.result, GameResult::Draw);
+    assert_eq!(value.remoteness, Some(16));
+}
+
+#[test]
+fn misere_3x3_connect_3_is_a_first_player_win() {
+    let rules = Rules::new(3, 3, 3, Variant::Misere).unwrap();
+    let mut solver = Solver::new(1 << 20);
+    let strong = solver.solve(&Position::new(rules)).value;
+    assert_eq!(strong.result, GameResult::Win(Player::P1));
+    // P1 wins, so the game ends on a P2 move: an even number of plies.
+    let remoteness = strong.remoteness.unwrap();
+    assert!(
+        remoteness.is_multiple_of(2) && remoteness <= 9,
+        "remoteness {remoteness}"
+    );
+    let weak = solver.solve_weak(&Position::new(rules)).value;
+    assert_eq!(weak.result, GameResult::Win(Player::P1));
+}
+
+/// Allis (1988) and Allen (1989): the first player wins standard Connect Four.
+///
+/// Too slow for every run (about 6 minutes, 374 s, in release on a 2-core machine, with a
+/// 256 MiB table): run it with `--ignored`.
+#[test]
+#[ignore = "slow: weak-solving the empty 7x6 board takes about 6 minutes in release"]
+fn standard_connect_4_is_a_first_player_win() {
+    let value = Solver::new(256 << 20)
+        .solve_weak(&Position::new(Rules::standard()))
+        .value;
+    assert_eq!(value.result, GameResult::Win(Player::P1));
+}

@@ -1,0 +1,6 @@
+//! Shared helpers for the integration tests.
+//!
+//! Each test crate uses only part of this module, so unused items are allowed here.
+#![allow(dead_code)]
+
+pub mod brute;

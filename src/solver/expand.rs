@@ -92,7 +92,7 @@ fn prune_with_open_lines<B: Bits>(
         let above = column & !((m << 1) - B::ONE);
         if (above & !dead).is_empty() {
             if tempo_seen {
-                kept = kept & !m;
+                kept &= !m;
             }
             tempo_seen = true;
         }
@@ -129,7 +129,7 @@ fn expand_normal<B: Bits>(pos: &Position<B>) -> Expansion<B> {
     }
     // A disc just below an opponent's threat makes that threat playable, so the opponent wins
     // with the next disc: no kept move can be worse.
-    moves = moves & !(threats >> 1);
+    moves &= !(threats >> 1);
     if moves.is_empty() {
         return Expansion::Decided(loss_at(cells, p + 2));
     }

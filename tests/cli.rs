@@ -1,0 +1,74 @@
+//! End-to-end checks of the `connectk` binary: bad input exits with status 2 and one line on
+//! stderr; good input prints the documented output.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn connectk(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_connectk"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(stdin.as_bytes())
+        .expect("stdin accepts input");
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn assert_bad_input(args: &[&str], expected: &str) {
+    let out = connectk(args, "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+}
+
+#[test]
+fn bad_input_is_refused_with_status_two() {
+    assert_bad_input(&["solve", "--rules", "bogus"], "expected \"normal\" or \"misere\"");
+    assert_bad_input(&["solve", "--width", "0"], "width must be at least 1");
+    assert_bad_input(&["solve", "-k", "0"], "k = 0");
+    assert_bad_input(&["solve", "--width", "30"], "at most 128");
+    assert_bad_input(&["show", "--moves", "4444444"], "move 7: column 4 is full");
+    assert_bad_input(&["show", "--moves", "48"], "move 2: no column 8");
+    assert_bad_input(&["show", "--moves", "4x"], "move 2: bad character");
+    assert_bad_input(&["show", "--moves", "12121212"], "move 8: the game is already over");
+    assert_bad_input(&["solve", "--batch", "/no/such/file"], "cannot read batch file");
+    assert_bad_input(&["reproduce", "--k-min", "1"], "Table I covers k >= 2");
+}
+
+#[test]
+fn solve_json_reports_outcome_remoteness_and_best_moves() {
+    let out = connectk(
+        &["solve", "--rules", "misere", "-k", "3", "--width", "3", "--height", "3", "--json"],
+        "",
+    );
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(json["outcome"], "P1");
+    assert_eq!(json["remoteness"], 8);
+    assert!(json["best_moves"].as_array().is_some_and(|m| !m.is_empty()));
+    assert!(json["nodes"].as_u64().is_some());
+    assert!(json["seconds"].as_f64().is_some());
+}
+
+#[test]
+fn batch_goes_on_after_a_bad_line() {
+    let out = connectk(
+        &["solve", "--batch", "-", "--width", "4", "--height", "4"],
+        "1212121 first\n44a\n\n",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "moves,outcome,remoteness,nodes,micros");
+    assert!(lines[1].starts_with("1212121,P1,0,"), "{stdout}");
+    assert!(stderr.contains("line 2: move 3: bad character"), "{stderr}");
+    assert_eq!(out.status.code(), Some(2));
+}

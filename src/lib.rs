@@ -13,7 +13,9 @@
 pub mod engine;
 pub mod paper;
 pub mod solver;
+pub mod strategy;
 pub mod sweep;
+pub mod verify;
 
 pub use engine::bits::Bits;
 pub use engine::notation;

@@ -31,22 +31,33 @@ fn assert_bad_input(args: &[&str], expected: &str) {
 
 #[test]
 fn bad_input_is_refused_with_status_two() {
-    assert_bad_input(&["solve", "--rules", "bogus"], "expected \"normal\" or \"misere\"");
+    assert_bad_input(
+        &["solve", "--rules", "bogus"],
+        "expected \"normal\" or \"misere\"",
+    );
     assert_bad_input(&["solve", "--width", "0"], "width must be at least 1");
     assert_bad_input(&["solve", "-k", "0"], "k = 0");
     assert_bad_input(&["solve", "--width", "30"], "at most 128");
     assert_bad_input(&["show", "--moves", "4444444"], "move 7: column 4 is full");
     assert_bad_input(&["show", "--moves", "48"], "move 2: no column 8");
     assert_bad_input(&["show", "--moves", "4x"], "move 2: bad character");
-    assert_bad_input(&["show", "--moves", "12121212"], "move 8: the game is already over");
-    assert_bad_input(&["solve", "--batch", "/no/such/file"], "cannot read batch file");
+    assert_bad_input(
+        &["show", "--moves", "12121212"],
+        "move 8: the game is already over",
+    );
+    assert_bad_input(
+        &["solve", "--batch", "/no/such/file"],
+        "cannot read batch file",
+    );
     assert_bad_input(&["reproduce", "--k-min", "1"], "Table I covers k >= 2");
 }
 
 #[test]
 fn solve_json_reports_outcome_remoteness_and_best_moves() {
     let out = connectk(
-        &["solve", "--rules", "misere", "-k", "3", "--width", "3", "--height", "3", "--json"],
+        &[
+            "solve", "--rules", "misere", "-k", "3", "--width", "3", "--height", "3", "--json",
+        ],
         "",
     );
     assert!(out.status.success());

@@ -50,13 +50,19 @@ pub struct BenchRow {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&args.data)
-        .map_err(|e| anyhow::anyhow!("cannot read benchmark directory {}: {e}", args.data.display()))?
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "cannot read benchmark directory {}: {e}",
+                args.data.display()
+            )
+        })?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "csv"))
         .filter(|p| {
-            args.filter
-                .as_ref()
-                .is_none_or(|f| p.file_name().is_some_and(|n| n.to_string_lossy().contains(f)))
+            args.filter.as_ref().is_none_or(|f| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().contains(f))
+            })
         })
         .collect();
     files.sort();
@@ -80,7 +86,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let (pos, _) = notation::parse(rules, &row.moves)
                 .map_err(|e| anyhow::anyhow!("{} row {}: {e}", file.display(), i + 1))?;
             let start = Instant::now();
-            let s = if args.weak { solver.solve_weak(&pos) } else { solver.solve(&pos) };
+            let s = if args.weak {
+                solver.solve_weak(&pos)
+            } else {
+                solver.solve(&pos)
+            };
             seconds += start.elapsed().as_secs_f64();
             nodes += s.nodes;
             let expected = GameResult::from_label(&row.outcome);
@@ -99,7 +109,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         let n = rows.len().max(1) as f64;
-        let name = file.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+        let name = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
         println!(
             "{name},{},{:.3},{:.0},{nodes}",
             rows.len(),

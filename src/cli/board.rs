@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use connectk::{Rules, Variant, notation, Position};
+use connectk::{Position, Rules, Variant, notation};
 
 /// `--rules`, `--width`, `--height`, `-k`.
 #[derive(Args, Debug, Clone)]

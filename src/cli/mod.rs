@@ -7,6 +7,7 @@ mod perft;
 mod reproduce;
 mod show;
 mod solve;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -37,6 +38,7 @@ enum Command {
     Perft(perft::Args),
     Bench(bench::Args),
     Experiment(experiment::Args),
+    Verify(verify::Args),
 }
 
 /// Runs the command line and turns every error into one line on stderr and exit status 2.
@@ -60,12 +62,23 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Experiment(args) => experiment::run(args),
+        Command::Verify(args) => verify::run(args),
     }
 }
 
 /// Parses a complete argument list (as written in an experiment spec) and runs it.
 fn run_args(args: &[String]) -> anyhow::Result<ExitCode> {
-    let cli = Cli::try_parse_from(std::iter::once("connectk".to_string()).chain(args.iter().cloned()))
-        .map_err(|e| anyhow::anyhow!("{}", e.render().to_string().lines().next().unwrap_or("bad arguments")))?;
+    let cli =
+        Cli::try_parse_from(std::iter::once("connectk".to_string()).chain(args.iter().cloned()))
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "{}",
+                    e.render()
+                        .to_string()
+                        .lines()
+                        .next()
+                        .unwrap_or("bad arguments")
+                )
+            })?;
     run(cli.command)
 }

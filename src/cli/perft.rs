@@ -21,7 +21,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
     let counts = match positions_by_ply::<u64>(rules, args.plies) {
         Some(counts) => counts,
-        None => positions_by_ply::<u128>(rules, args.plies).expect("every valid board fits 128 bits"),
+        None => {
+            positions_by_ply::<u128>(rules, args.plies).expect("every valid board fits 128 bits")
+        }
     };
     println!("ply,positions");
     for (ply, count) in counts.iter().enumerate() {

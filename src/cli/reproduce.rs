@@ -75,8 +75,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let csv = match args.shard {
         Some(shard) => {
             boards = shard.select(&boards);
-            args.out
-                .join(format!("table1.shard-{}-of-{}.csv", shard.index, shard.count))
+            args.out.join(format!(
+                "table1.shard-{}-of-{}.csv",
+                shard.index, shard.count
+            ))
         }
         None => args.out.join("table1.csv"),
     };
@@ -93,8 +95,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         pending
     );
     let bar = ProgressBar::new(pending as u64).with_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} boards, eta {eta}  {msg}")?
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} boards, eta {eta}  {msg}",
+        )?
+        .progress_chars("=> "),
     );
     let start = Instant::now();
     let table_bytes = args.table_mb << 20;
@@ -106,7 +110,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bar.inc(1);
     })?;
     bar.finish_and_clear();
-    eprintln!("solved {pending} boards in {:.1} s", start.elapsed().as_secs_f64());
+    eprintln!(
+        "solved {pending} boards in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
     if args.shard.is_none() {
         publish(&args.out, store.rows()?, table_bytes)?;
     }

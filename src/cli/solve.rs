@@ -138,11 +138,20 @@ fn print_json(rules: Rules, args: &Args, s: &Solution, analyze: bool) -> anyhow:
 }
 
 fn print_text(rules: Rules, pos: &Position, moves: &str, s: &Solution, analyze: bool) {
-    println!("{} after \"{}\": {}", describe(rules), moves.trim(), value_text(s.value));
+    println!(
+        "{} after \"{}\": {}",
+        describe(rules),
+        moves.trim(),
+        value_text(s.value)
+    );
     if let Some(outcome) = pos.outcome() {
         println!("game over: {outcome}");
     } else {
-        let best: Vec<String> = s.best_moves.iter().map(|c| c.number().to_string()).collect();
+        let best: Vec<String> = s
+            .best_moves
+            .iter()
+            .map(|c| c.number().to_string())
+            .collect();
         println!("best moves for {}: {}", pos.to_move(), best.join(" "));
     }
     if analyze {
@@ -186,7 +195,10 @@ fn batch(rules: Rules, solver: &mut Solver, file: &str, depth: Depth) -> anyhow:
         out.write_record([
             token.to_string(),
             s.value.result.label().to_string(),
-            s.value.remoteness.map(|r| r.to_string()).unwrap_or_default(),
+            s.value
+                .remoteness
+                .map(|r| r.to_string())
+                .unwrap_or_default(),
             s.nodes.to_string(),
             ((s.seconds * 1e6).round() as u64).to_string(),
         ])?;

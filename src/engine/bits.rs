@@ -151,7 +151,10 @@ mod tests {
     fn lowest_and_iteration_agree_for_both_widths() {
         let v: u64 = 0b1011_0000;
         assert_eq!(v.lowest(), 0b1_0000);
-        assert_eq!(BitIter(v).collect::<Vec<_>>(), vec![0b1_0000, 0b10_0000, 0b1000_0000]);
+        assert_eq!(
+            BitIter(v).collect::<Vec<_>>(),
+            vec![0b1_0000, 0b10_0000, 0b1000_0000]
+        );
         let w: u128 = (1u128 << 100) | 4;
         assert_eq!(BitIter(w).collect::<Vec<_>>(), vec![4, 1u128 << 100]);
     }

@@ -48,7 +48,12 @@ impl<B: Bits> Layout<B> {
         }
         // A direction is kept only if a line of k fits in it; this also keeps every shift used
         // by line detection below the bit width (see `runs`).
-        let candidates = [(1, k <= h), (stride, k <= w), (h, k <= w && k <= h), (h + 2, k <= w && k <= h)];
+        let candidates = [
+            (1, k <= h),
+            (stride, k <= w),
+            (h, k <= w && k <= h),
+            (h + 2, k <= w && k <= h),
+        ];
         let mut shifts = [0; 4];
         let mut directions = 0;
         for (shift, fits) in candidates {
@@ -264,7 +269,10 @@ mod tests {
     fn completing_cells_of_an_open_three() {
         let l = layout(4, 7, 6);
         let three = l.bottom_cell(1) | l.bottom_cell(2) | l.bottom_cell(3);
-        assert_eq!(l.completing_cells(three), l.bottom_cell(0) | l.bottom_cell(4));
+        assert_eq!(
+            l.completing_cells(three),
+            l.bottom_cell(0) | l.bottom_cell(4)
+        );
         assert!(!l.has_line(three));
         assert!(l.has_line(three | l.bottom_cell(4)));
     }

@@ -8,7 +8,9 @@ use super::rules::Rules;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError {
     /// A character that is neither a digit `1`-`9` nor part of a comma-separated number.
-    #[error("move {at}: bad character {found:?}: use digits 1-9, or comma-separated column numbers for wide boards")]
+    #[error(
+        "move {at}: bad character {found:?}: use digits 1-9, or comma-separated column numbers for wide boards"
+    )]
     BadCharacter {
         /// 1-based index of the move.
         at: usize,
@@ -43,10 +45,12 @@ pub fn parse_numbers(moves: &str) -> Result<Vec<u32>, NotationError> {
             .map(|(i, token)| {
                 let token = token.trim();
                 if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
-                    token.parse::<u32>().map_err(|_| NotationError::BadCharacter {
-                        at: i + 1,
-                        found: token.to_string(),
-                    })
+                    token
+                        .parse::<u32>()
+                        .map_err(|_| NotationError::BadCharacter {
+                            at: i + 1,
+                            found: token.to_string(),
+                        })
                 } else {
                     Err(NotationError::BadCharacter {
                         at: i + 1,
@@ -144,11 +148,22 @@ mod tests {
                 found: "a".into()
             }
         );
-        assert!(parse(rules, "408").unwrap_err().to_string().starts_with("move 2: no column 0"));
+        assert!(
+            parse(rules, "408")
+                .unwrap_err()
+                .to_string()
+                .starts_with("move 2: no column 0")
+        );
         let err = parse(rules, "4444444").unwrap_err();
-        assert!(err.to_string().contains("move 7: column 4 is full"), "{err}");
+        assert!(
+            err.to_string().contains("move 7: column 4 is full"),
+            "{err}"
+        );
         let err = parse(rules, "12121212").unwrap_err();
-        assert!(err.to_string().contains("move 8: the game is already over"), "{err}");
+        assert!(
+            err.to_string().contains("move 8: the game is already over"),
+            "{err}"
+        );
     }
 
     #[test]

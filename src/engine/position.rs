@@ -8,7 +8,9 @@ use super::outcome::{Cell, GameResult, Outcome, Player, Reason};
 use super::rules::{Rules, Variant};
 
 /// A column of the board, counted from 0 at the left (shown to people counted from 1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Column(u32);
 
 impl Column {
@@ -60,7 +62,9 @@ pub enum MoveError {
     #[error("the game is already over ({0}): no more moves can be played")]
     GameOver(String),
     /// Undo asked for a column whose top disc is not the last mover's, or an empty column.
-    #[error("cannot undo column {column}: its top disc was not placed by the player who moved last")]
+    #[error(
+        "cannot undo column {column}: its top disc was not placed by the player who moved last"
+    )]
     NotUndoable {
         /// The 1-based column asked for.
         column: u32,
@@ -72,7 +76,10 @@ pub enum MoveError {
 enum Status {
     Ongoing,
     /// `by` completed a line with the disc at bit index `at`.
-    Line { by: Player, at: u32 },
+    Line {
+        by: Player,
+        at: u32,
+    },
     Full,
 }
 
@@ -379,7 +386,8 @@ impl<B: Bits> Position<B> {
     #[inline]
     pub fn canonical_key(&self) -> (B, bool) {
         let key = self.key();
-        let mirrored = self.layout.mirror(self.current) + self.layout.mirror(self.mask) + self.layout.bottom();
+        let mirrored =
+            self.layout.mirror(self.current) + self.layout.mirror(self.mask) + self.layout.bottom();
         if mirrored < key {
             (mirrored, true)
         } else {
@@ -469,7 +477,9 @@ mod tests {
             }
             let outcome = pos.outcome().unwrap();
             assert_eq!(outcome.result, GameResult::Win(winner));
-            let Reason::Line { by, cells } = outcome.reason else { panic!("expected a line") };
+            let Reason::Line { by, cells } = outcome.reason else {
+                panic!("expected a line")
+            };
             assert_eq!(by, Player::P1);
             assert_eq!(cells.len(), 4);
             assert!(matches!(pos.play(col(3)), Err(MoveError::GameOver(_))));
@@ -482,7 +492,13 @@ mod tests {
         pos.play(col(1)).unwrap();
         pos.play(col(1)).unwrap();
         assert_eq!(pos.play(col(1)), Err(MoveError::ColumnFull { column: 1 }));
-        assert_eq!(pos.play(col(3)), Err(MoveError::NoSuchColumn { column: 3, width: 2 }));
+        assert_eq!(
+            pos.play(col(3)),
+            Err(MoveError::NoSuchColumn {
+                column: 3,
+                width: 2
+            })
+        );
         assert_eq!(pos.plies(), 2);
     }
 

@@ -182,10 +182,7 @@ impl fmt::Display for Rules {
         write!(
             f,
             "{} k={} {}x{}",
-            self.variant,
-            self.k,
-            self.width,
-            self.height
+            self.variant, self.k, self.width, self.height
         )
     }
 }
@@ -197,8 +194,14 @@ mod tests {
     #[test]
     fn limits_are_enforced_with_named_errors() {
         assert_eq!(Rules::new(0, 7, 6, Variant::Normal), Err(RulesError::K(0)));
-        assert_eq!(Rules::new(4, 0, 6, Variant::Normal), Err(RulesError::Width(0)));
-        assert_eq!(Rules::new(4, 7, 0, Variant::Normal), Err(RulesError::Height(0)));
+        assert_eq!(
+            Rules::new(4, 0, 6, Variant::Normal),
+            Err(RulesError::Width(0))
+        );
+        assert_eq!(
+            Rules::new(4, 7, 0, Variant::Normal),
+            Err(RulesError::Height(0))
+        );
         assert!(Rules::new(4, 64, 1, Variant::Normal).is_ok());
         assert!(Rules::new(4, 1, 127, Variant::Normal).is_ok());
         let err = Rules::new(4, 65, 1, Variant::Normal).unwrap_err();

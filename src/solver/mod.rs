@@ -202,7 +202,12 @@ impl Solver {
 
     /// Fail-soft alpha-beta score of a non-terminal position inside `alpha..beta`.
     fn window(&mut self, pos: &Position, alpha: Score, beta: Score) -> Score {
-        fn run<B: Bits>(search: &mut Search<B>, pos: &Position, alpha: Score, beta: Score) -> Score {
+        fn run<B: Bits>(
+            search: &mut Search<B>,
+            pos: &Position,
+            alpha: Score,
+            beta: Score,
+        ) -> Score {
             let pos = pos.convert::<B>().expect("backend chosen to fit");
             search.negamax(&pos, alpha, beta)
         }

@@ -62,7 +62,10 @@ impl MoveOrder {
                 sign * own * 256 + self.column_rank[column as usize]
             };
             // Insertion keeps the list sorted, best first; lists are at most one move per column.
-            let at = out.iter().position(|&(p, _)| p < priority).unwrap_or(out.len());
+            let at = out
+                .iter()
+                .position(|&(p, _)| p < priority)
+                .unwrap_or(out.len());
             out.insert(at, (priority, m));
         }
     }

@@ -77,6 +77,9 @@ mod tests {
         let v = Value::from_score(loss_at(42, 42), 42, 10, Player::P1);
         assert_eq!(v.result, GameResult::Win(Player::P2));
         assert_eq!(v.remoteness, Some(32));
-        assert_eq!(Value::from_score(0, 42, 10, Player::P2).remoteness, Some(32));
+        assert_eq!(
+            Value::from_score(0, 42, 10, Player::P2).remoteness,
+            Some(32)
+        );
     }
 }

@@ -152,7 +152,8 @@ impl<B: Bits> Search<B> {
         } else if best >= beta {
             self.table.put(key, Some(best), None, Some(best_column));
         } else {
-            self.table.put(key, Some(best), Some(best), Some(best_column));
+            self.table
+                .put(key, Some(best), Some(best), Some(best_column));
         }
         best
     }

@@ -35,14 +35,20 @@ pub fn markdown(rows: &[Row], mut line_of: impl FnMut(&Row) -> String) -> Markdo
     );
 
     let mut text = String::new();
-    let _ = writeln!(text, "# Table I of Steele & Larremore against the exact solver\n");
+    let _ = writeln!(
+        text,
+        "# Table I of Steele & Larremore against the exact solver\n"
+    );
     let _ = writeln!(text, "{summary}\n");
     let _ = writeln!(
         text,
         "Written by `connectk reproduce`; one row per board in `table1.csv`. Remoteness is the \
          number of plies of the game under perfect play (the winner hurries, the loser delays).\n"
     );
-    let _ = writeln!(text, "| k | boards | agree | disagree | P1 | P2 | Draw | nodes | seconds |");
+    let _ = writeln!(
+        text,
+        "| k | boards | agree | disagree | P1 | P2 | Draw | nodes | seconds |"
+    );
     let _ = writeln!(text, "|---|---|---|---|---|---|---|---|---|");
     let mut by_k: BTreeMap<u32, Vec<&Row>> = BTreeMap::new();
     for row in rows {

@@ -1,0 +1,122 @@
+//! `connectk verify`: prove or refute a strategy's claim against every opponent reply.
+
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+use serde::Serialize;
+
+use connectk::verify::{Claim, Verdict, verify};
+use connectk::{Player, notation, strategy};
+
+use super::board::{BoardArgs, describe};
+
+/// Play a strategy against every possible reply of an unrestricted opponent and check a claim
+/// about the result. Exit status: 0 when the claim holds, 1 when it is refuted (the shortest
+/// refuting line is printed), 2 for bad input.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// The strategy: take-even.
+    #[arg(long)]
+    strategy: String,
+    /// The player the strategy plays.
+    #[arg(long, value_enum)]
+    player: PlayerArg,
+    /// What the strategy must achieve.
+    #[arg(long, value_enum, default_value = "win")]
+    claim: ClaimArg,
+    /// Start from the position after these moves instead of the empty board.
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum PlayerArg {
+    #[value(name = "P1")]
+    P1,
+    #[value(name = "P2")]
+    P2,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ClaimArg {
+    Win,
+    DrawOrBetter,
+}
+
+#[derive(Serialize)]
+struct JsonVerdict<'a> {
+    rules: String,
+    strategy: &'a str,
+    player: Player,
+    claim: Claim,
+    #[serde(flatten)]
+    verdict: &'a Verdict,
+    refutation: Option<String>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let rules = args.board.rules()?;
+    let player = match args.player {
+        PlayerArg::P1 => Player::P1,
+        PlayerArg::P2 => Player::P2,
+    };
+    let claim = match args.claim {
+        ClaimArg::Win => Claim::Win,
+        ClaimArg::DrawOrBetter => Claim::DrawOrBetter,
+    };
+    let mut strategy = strategy::by_name(&args.strategy, rules, player)?;
+    let (start, moves) = notation::parse(rules, &args.moves)?;
+    let verdict = verify(strategy.as_mut(), player, claim, &start, &moves);
+    let refutation = match &verdict {
+        Verdict::Refuted { line, .. } => {
+            let mut full = moves.clone();
+            full.extend(line);
+            Some(notation::format(rules, &full))
+        }
+        Verdict::Holds { .. } => None,
+    };
+    if args.json {
+        let json = JsonVerdict {
+            rules: describe(rules),
+            strategy: strategy.name(),
+            player,
+            claim,
+            verdict: &verdict,
+            refutation: refutation.clone(),
+        };
+        println!("{}", serde_json::to_string(&json)?);
+    } else {
+        let claim_text = match claim {
+            Claim::Win => "wins",
+            Claim::DrawOrBetter => "never loses",
+        };
+        println!(
+            "claim: {} playing {player} {claim_text} on {}",
+            strategy.name(),
+            describe(rules)
+        );
+        match &verdict {
+            Verdict::Holds {
+                positions,
+                longest_game,
+            } => println!(
+                "holds against every reply: {positions} positions examined, longest game {longest_game} plies"
+            ),
+            Verdict::Refuted {
+                positions, reason, ..
+            } => println!(
+                "refuted after {positions} positions: moves \"{}\": {reason}",
+                refutation.as_deref().unwrap_or("")
+            ),
+        }
+    }
+    Ok(match verdict {
+        Verdict::Holds { .. } => ExitCode::SUCCESS,
+        Verdict::Refuted { .. } => ExitCode::FAILURE,
+    })
+}

@@ -37,7 +37,7 @@ impl TakeEven {
         if player != Player::P2 {
             return Err(refuse("it is played by P2"));
         }
-        if rules.height() % 2 != 0 {
+        if !rules.height().is_multiple_of(2) {
             return Err(refuse("the height must be even"));
         }
         if rules.variant() != Variant::Misere {

@@ -1,11 +1,13 @@
 //! The paper's strategies as players behind one small trait.
 
+pub mod pairing;
 pub mod take_even;
 
 use crate::engine::outcome::Player;
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
 
+pub use pairing::Pairing;
 pub use take_even::TakeEven;
 
 /// A game in progress as a strategy sees it: the position and the moves that led to it.
@@ -66,13 +68,13 @@ pub trait Strategy {
 }
 
 /// The names accepted by [`by_name`].
-pub const NAMES: &[&str] = &["take-even"];
+pub const NAMES: &[&str] = &["take-even", "pairing"];
 
 /// Why a strategy could not be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LookupError {
     /// No strategy has this name.
-    #[error("unknown strategy {0:?}: expected one of take-even")]
+    #[error("unknown strategy {0:?}: expected one of take-even, pairing")]
     Unknown(String),
     /// The strategy exists but not for these rules or this player.
     #[error(transparent)]
@@ -86,6 +88,7 @@ pub enum LookupError {
 pub fn by_name(name: &str, rules: Rules, player: Player) -> Result<Box<dyn Strategy>, LookupError> {
     match name {
         "take-even" => Ok(Box::new(TakeEven::new(rules, player)?)),
+        "pairing" => Ok(Box::new(Pairing::new(rules, player)?)),
         _ => Err(LookupError::Unknown(name.to_string())),
     }
 }

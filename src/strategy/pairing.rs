@@ -1,0 +1,82 @@
+//! Take-other / rightmost pairing (Theorem 3 of Steele & Larremore): on a one-row board with
+//! k >= 3, either player forces a draw.
+
+use crate::engine::outcome::{Cell, Player};
+use crate::engine::position::Column;
+use crate::engine::rules::{Rules, Variant};
+
+use super::{Game, Strategy, StrategyError};
+
+/// The two-rule pairing strategy for one-row boards.
+///
+/// The cells are paired from the left, (1,2), (3,4), ..., leaving the rightmost cell single
+/// when the width is odd. Rule 1, take-other: if the opponent just took one half of a pair
+/// whose other half is empty, take that half. Rule 2, rightmost: otherwise take the rightmost
+/// empty cell. A board where every pair holds one disc of each player has no three in a row,
+/// so the game ends in a draw for every k >= 3 (Theorem 3, cases 1-4).
+#[derive(Clone, Copy, Debug)]
+pub struct Pairing;
+
+impl Pairing {
+    /// The pairing strategy for either player.
+    ///
+    /// # Errors
+    /// [`StrategyError::NotApplicable`] unless the rules are misère with height 1 and k >= 3.
+    pub fn new(rules: Rules, player: Player) -> Result<Pairing, StrategyError> {
+        let refuse = |requirement| StrategyError::NotApplicable {
+            strategy: "pairing",
+            rules: format!(
+                "{} k={} {}x{}",
+                rules.variant(),
+                rules.k(),
+                rules.width(),
+                rules.height()
+            ),
+            player,
+            requirement,
+        };
+        if rules.height() != 1 {
+            return Err(refuse("the board must have height 1"));
+        }
+        if rules.k() < 3 {
+            return Err(refuse("k must be at least 3"));
+        }
+        if rules.variant() != Variant::Misere {
+            return Err(refuse("it is a misère strategy"));
+        }
+        Ok(Pairing)
+    }
+}
+
+/// The other half of the pair holding column `c` (0-based), or `None` for the single
+/// rightmost cell of an odd width.
+fn partner(c: u32, width: u32) -> Option<u32> {
+    let other = c ^ 1;
+    (other < width).then_some(other)
+}
+
+impl Strategy for Pairing {
+    fn name(&self) -> &'static str {
+        "pairing"
+    }
+
+    fn choose(&mut self, game: Game<'_>) -> Result<Column, StrategyError> {
+        let pos = game.position;
+        let width = pos.rules().width();
+        let empty = |c: u32| pos.cell(Cell { column: c, row: 0 }).is_none();
+        if let Some(last) = game.last_move()
+            && let Some(other) = partner(last.index(), width)
+            && empty(other)
+        {
+            return Ok(Column::new(other));
+        }
+        (0..width)
+            .rev()
+            .find(|&c| empty(c))
+            .map(Column::new)
+            .ok_or_else(|| StrategyError::OutsideProof {
+                strategy: "pairing",
+                reason: "the row is full".to_string(),
+            })
+    }
+}

@@ -17,7 +17,7 @@ use super::board::{BoardArgs, describe};
 pub struct Args {
     #[command(flatten)]
     board: BoardArgs,
-    /// The strategy: take-even or pairing.
+    /// The strategy: take-even, delayed-take-even or pairing.
     #[arg(long)]
     strategy: String,
     /// The player the strategy plays.

@@ -1,5 +1,6 @@
 //! The paper's strategies as players behind one small trait.
 
+pub mod delayed_take_even;
 pub mod pairing;
 pub mod take_even;
 
@@ -7,6 +8,7 @@ use crate::engine::outcome::Player;
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
 
+pub use delayed_take_even::DelayedTakeEven;
 pub use pairing::Pairing;
 pub use take_even::TakeEven;
 
@@ -68,13 +70,13 @@ pub trait Strategy {
 }
 
 /// The names accepted by [`by_name`].
-pub const NAMES: &[&str] = &["take-even", "pairing"];
+pub const NAMES: &[&str] = &["take-even", "delayed-take-even", "pairing"];
 
 /// Why a strategy could not be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LookupError {
     /// No strategy has this name.
-    #[error("unknown strategy {0:?}: expected one of take-even, pairing")]
+    #[error("unknown strategy {0:?}: expected one of take-even, delayed-take-even, pairing")]
     Unknown(String),
     /// The strategy exists but not for these rules or this player.
     #[error(transparent)]
@@ -88,6 +90,7 @@ pub enum LookupError {
 pub fn by_name(name: &str, rules: Rules, player: Player) -> Result<Box<dyn Strategy>, LookupError> {
     match name {
         "take-even" => Ok(Box::new(TakeEven::new(rules, player)?)),
+        "delayed-take-even" => Ok(Box::new(DelayedTakeEven::new(rules, player)?)),
         "pairing" => Ok(Box::new(Pairing::new(rules, player)?)),
         _ => Err(LookupError::Unknown(name.to_string())),
     }

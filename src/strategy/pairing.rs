@@ -55,28 +55,36 @@ fn partner(c: u32, width: u32) -> Option<u32> {
     (other < width).then_some(other)
 }
 
+/// The pairing move in the bottom row: take-other if `last` (the opponent's move) took one
+/// half of a bottom-row pair whose other half is empty, otherwise the rightmost empty
+/// bottom-row cell; `None` when the bottom row is full.
+pub fn bottom_row_move(
+    pos: &crate::engine::position::Position,
+    last: Option<Column>,
+) -> Option<Column> {
+    let width = pos.rules().width();
+    let empty = |c: u32| pos.cell(Cell { column: c, row: 0 }).is_none();
+    if let Some(last) = last
+        && pos.column_height(last) == 1
+        && let Some(other) = partner(last.index(), width)
+        && empty(other)
+    {
+        return Some(Column::new(other));
+    }
+    (0..width).rev().find(|&c| empty(c)).map(Column::new)
+}
+
 impl Strategy for Pairing {
     fn name(&self) -> &'static str {
         "pairing"
     }
 
     fn choose(&mut self, game: Game<'_>) -> Result<Column, StrategyError> {
-        let pos = game.position;
-        let width = pos.rules().width();
-        let empty = |c: u32| pos.cell(Cell { column: c, row: 0 }).is_none();
-        if let Some(last) = game.last_move()
-            && let Some(other) = partner(last.index(), width)
-            && empty(other)
-        {
-            return Ok(Column::new(other));
-        }
-        (0..width)
-            .rev()
-            .find(|&c| empty(c))
-            .map(Column::new)
-            .ok_or_else(|| StrategyError::OutsideProof {
+        bottom_row_move(game.position, game.last_move()).ok_or_else(|| {
+            StrategyError::OutsideProof {
                 strategy: "pairing",
                 reason: "the row is full".to_string(),
-            })
+            }
+        })
     }
 }

@@ -3,6 +3,7 @@
 mod bench;
 mod board;
 mod experiment;
+mod paper_check;
 mod perft;
 mod reproduce;
 mod show;
@@ -39,6 +40,7 @@ enum Command {
     Bench(bench::Args),
     Experiment(experiment::Args),
     Verify(verify::Args),
+    PaperCheck(paper_check::Args),
 }
 
 /// Runs the command line and turns every error into one line on stderr and exit status 2.
@@ -63,6 +65,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(args),
         Command::Experiment(args) => experiment::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::PaperCheck(args) => paper_check::run(args),
     }
 }
 

@@ -3,14 +3,14 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::position::{Column, Position};
 use crate::strategy::{Game, Strategy};
 
 /// What the strategy is claimed to achieve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Claim {
     /// The strategy's player wins every game.

@@ -1,0 +1,25 @@
+//! A fast subset of `connectk paper-check`: every case of paper-checks/claims.json on its
+//! smallest boards.
+
+use connectk::Solver;
+use connectk::paper::checks::Case;
+
+#[test]
+fn every_claim_holds_on_its_smallest_boards() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/paper-checks/claims.json");
+    let cases: Vec<Case> =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("claims file"))
+            .expect("valid claims");
+    assert!(cases.len() >= 5);
+    let mut solver = Solver::new(16 << 20);
+    for case in &cases {
+        let mut boards = case.boards();
+        assert!(!boards.is_empty(), "{} has no boards", case.id);
+        boards.sort_by_key(|r| r.cells());
+        for rules in boards.into_iter().take(6) {
+            for row in case.run(rules, &mut solver) {
+                assert!(row.holds, "{}: {row:?}", case.id);
+            }
+        }
+    }
+}

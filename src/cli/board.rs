@@ -34,14 +34,3 @@ impl BoardArgs {
         Ok((rules, pos))
     }
 }
-
-/// A one-line description of a board: `misere k=4 7x6`.
-pub fn describe(rules: Rules) -> String {
-    format!(
-        "{} k={} {}x{}",
-        rules.variant(),
-        rules.k(),
-        rules.width(),
-        rules.height()
-    )
-}

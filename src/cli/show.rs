@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use super::board::{BoardArgs, describe};
+use super::board::BoardArgs;
 
 /// Print the board and whose turn it is (or how the game ended) after a move string.
 #[derive(clap::Args, Debug)]
@@ -17,7 +17,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (rules, pos) = args.board.position(&args.moves)?;
     print!("{}", pos.diagram());
-    println!("{}, {} plies played", describe(rules), pos.plies());
+    println!("{rules}, {} plies played", pos.plies());
     match pos.outcome() {
         Some(outcome) => println!("game over: {outcome}"),
         None => println!("{} to move", pos.to_move()),

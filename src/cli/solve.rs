@@ -8,7 +8,7 @@ use serde::Serialize;
 use connectk::solver::{MoveValue, Solution};
 use connectk::{Depth, GameResult, Position, Rules, Solver, Value, notation};
 
-use super::board::{BoardArgs, describe};
+use super::board::BoardArgs;
 
 /// Solve a position exactly: who wins with perfect play (P1 is the player who moved first), the
 /// remoteness (plies until the game ends when the winner hurries and the loser delays; for a
@@ -140,7 +140,7 @@ fn print_json(rules: Rules, args: &Args, s: &Solution, analyze: bool) -> anyhow:
 fn print_text(rules: Rules, pos: &Position, moves: &str, s: &Solution, analyze: bool) {
     println!(
         "{} after \"{}\": {}",
-        describe(rules),
+        rules,
         moves.trim(),
         value_text(s.value)
     );

@@ -8,7 +8,7 @@ use serde::Serialize;
 use connectk::verify::{Claim, Verdict, verify};
 use connectk::{Player, notation, strategy};
 
-use super::board::{BoardArgs, describe};
+use super::board::BoardArgs;
 
 /// Play a strategy against every possible reply of an unrestricted opponent and check a claim
 /// about the result. Exit status: 0 when the claim holds, 1 when it is refuted (the shortest
@@ -82,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     if args.json {
         let json = JsonVerdict {
-            rules: describe(rules),
+            rules: rules.to_string(),
             strategy: strategy.name(),
             player,
             claim,
@@ -98,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!(
             "claim: {} playing {player} {claim_text} on {}",
             strategy.name(),
-            describe(rules)
+            rules
         );
         match &verdict {
             Verdict::Holds {

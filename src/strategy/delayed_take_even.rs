@@ -26,17 +26,8 @@ impl DelayedTakeEven {
     /// [`StrategyError::NotApplicable`] unless the rules are misère with odd height >= 3,
     /// k >= 3, and `player` is P1 on an odd width or P2 on an even width.
     pub fn new(rules: Rules, player: Player) -> Result<DelayedTakeEven, StrategyError> {
-        let refuse = |requirement| StrategyError::NotApplicable {
-            strategy: "delayed-take-even",
-            rules: format!(
-                "{} k={} {}x{}",
-                rules.variant(),
-                rules.k(),
-                rules.width(),
-                rules.height()
-            ),
-            player,
-            requirement,
+        let refuse = |requirement| {
+            StrategyError::not_applicable("delayed-take-even", rules, player, requirement)
         };
         if rules.variant() != Variant::Misere {
             return Err(refuse("it is a misère strategy"));

@@ -53,6 +53,24 @@ pub enum StrategyError {
     },
 }
 
+impl StrategyError {
+    /// The strategy `strategy` does not apply to `rules` as `player`; `requirement` says what
+    /// it needs.
+    pub fn not_applicable(
+        strategy: &'static str,
+        rules: Rules,
+        player: Player,
+        requirement: &'static str,
+    ) -> StrategyError {
+        StrategyError::NotApplicable {
+            strategy,
+            rules: rules.to_string(),
+            player,
+            requirement,
+        }
+    }
+}
+
 /// A player that picks a column for the side to move.
 ///
 /// The strategies of the paper choose from the position and the last move only (never from

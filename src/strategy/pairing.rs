@@ -23,18 +23,8 @@ impl Pairing {
     /// # Errors
     /// [`StrategyError::NotApplicable`] unless the rules are misère with height 1 and k >= 3.
     pub fn new(rules: Rules, player: Player) -> Result<Pairing, StrategyError> {
-        let refuse = |requirement| StrategyError::NotApplicable {
-            strategy: "pairing",
-            rules: format!(
-                "{} k={} {}x{}",
-                rules.variant(),
-                rules.k(),
-                rules.width(),
-                rules.height()
-            ),
-            player,
-            requirement,
-        };
+        let refuse =
+            |requirement| StrategyError::not_applicable("pairing", rules, player, requirement);
         if rules.height() != 1 {
             return Err(refuse("the board must have height 1"));
         }

@@ -22,18 +22,8 @@ impl TakeEven {
     /// # Errors
     /// [`StrategyError::NotApplicable`] unless `player` is P2 and the height is even.
     pub fn new(rules: Rules, player: Player) -> Result<TakeEven, StrategyError> {
-        let refuse = |requirement| StrategyError::NotApplicable {
-            strategy: "take-even",
-            rules: format!(
-                "{} k={} {}x{}",
-                rules.variant(),
-                rules.k(),
-                rules.width(),
-                rules.height()
-            ),
-            player,
-            requirement,
-        };
+        let refuse =
+            |requirement| StrategyError::not_applicable("take-even", rules, player, requirement);
         if player != Player::P2 {
             return Err(refuse("it is played by P2"));
         }

@@ -10,6 +10,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod arena;
 pub mod engine;
 pub mod paper;
 pub mod solver;

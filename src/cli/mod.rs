@@ -1,5 +1,6 @@
 //! Argument parsing and dispatch to one module per subcommand.
 
+mod arena;
 mod bench;
 mod board;
 mod experiment;
@@ -41,6 +42,7 @@ enum Command {
     Experiment(experiment::Args),
     Verify(verify::Args),
     PaperCheck(paper_check::Args),
+    Arena(arena::Args),
 }
 
 /// Runs the command line and turns every error into one line on stderr and exit status 2.
@@ -66,6 +68,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Experiment(args) => experiment::run(args),
         Command::Verify(args) => verify::run(args),
         Command::PaperCheck(args) => paper_check::run(args),
+        Command::Arena(args) => arena::run(args),
     }
 }
 

@@ -76,7 +76,7 @@ impl StrategyError {
 /// The strategies of the paper choose from the position and the last move only (never from
 /// older history or hidden state), which lets the checker in [`crate::verify`] share work
 /// between move orders that reach the same position by the same last move.
-pub trait Strategy {
+pub trait Strategy: Send {
     /// The name used on the command line and in reports.
     fn name(&self) -> &'static str;
 
@@ -93,9 +93,14 @@ pub const NAMES: &[&str] = &["take-even", "delayed-take-even", "pairing"];
 /// Why a strategy could not be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LookupError {
-    /// No strategy has this name.
-    #[error("unknown strategy {0:?}: expected one of take-even, delayed-take-even, pairing")]
-    Unknown(String),
+    /// No player has this name.
+    #[error("unknown player {name:?}: expected one of {known}")]
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// The names accepted, comma-separated.
+        known: String,
+    },
     /// The strategy exists but not for these rules or this player.
     #[error(transparent)]
     NotApplicable(#[from] StrategyError),
@@ -110,6 +115,9 @@ pub fn by_name(name: &str, rules: Rules, player: Player) -> Result<Box<dyn Strat
         "take-even" => Ok(Box::new(TakeEven::new(rules, player)?)),
         "delayed-take-even" => Ok(Box::new(DelayedTakeEven::new(rules, player)?)),
         "pairing" => Ok(Box::new(Pairing::new(rules, player)?)),
-        _ => Err(LookupError::Unknown(name.to_string())),
+        _ => Err(LookupError::Unknown {
+            name: name.to_string(),
+            known: NAMES.join(", "),
+        }),
     }
 }

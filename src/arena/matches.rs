@@ -1,0 +1,157 @@
+//! Playing games between two named players, one or many, reproducibly from a seed.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::engine::outcome::{GameResult, Player, Reason};
+use crate::engine::position::{Column, Position};
+use crate::engine::rules::Rules;
+use crate::strategy::{Game, LookupError, StrategyError};
+
+use super::player;
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameRecord {
+    /// The game's seed (both players' randomness derives from it).
+    pub seed: u64,
+    /// The moves, in move notation.
+    pub moves: String,
+    /// `P1`, `P2` or `Draw`.
+    pub outcome: &'static str,
+    /// `line` or `board-full`.
+    pub reason: &'static str,
+    /// Plies played.
+    pub length: u32,
+}
+
+/// Why a game could not be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MatchError {
+    /// A player name was unknown or its strategy does not apply.
+    #[error(transparent)]
+    Lookup(#[from] LookupError),
+    /// A player had no move for a position it reached.
+    #[error("game with seed {seed}, after moves \"{moves}\": {source}")]
+    NoMove {
+        /// The game's seed.
+        seed: u64,
+        /// The moves played so far.
+        moves: String,
+        /// The player's error.
+        source: StrategyError,
+    },
+}
+
+/// The seed of game `index` of a match seeded by `seed` (a fixed mix, so every game has its
+/// own stream whatever the number of threads).
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut x = seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Plays one game of `p1` against `p2` from the empty board.
+///
+/// # Errors
+/// [`MatchError`] when a name is unknown, a strategy does not apply, or a player has no move.
+pub fn play_game(rules: Rules, p1: &str, p2: &str, seed: u64) -> Result<GameRecord, MatchError> {
+    let mut first = player(p1, rules, Player::P1, seed)?;
+    let mut second = player(p2, rules, Player::P2, seed.wrapping_add(1))?;
+    let mut pos = Position::new(rules);
+    let mut moves: Vec<Column> = Vec::new();
+    while !pos.is_over() {
+        let mover = if pos.to_move() == Player::P1 {
+            &mut first
+        } else {
+            &mut second
+        };
+        let game = Game {
+            position: &pos,
+            moves: &moves,
+        };
+        let column = mover
+            .choose(game)
+            .and_then(|c| {
+                pos.check_move(c).map_err(|e| StrategyError::OutsideProof {
+                    strategy: "arena",
+                    reason: e.to_string(),
+                })?;
+                Ok(c)
+            })
+            .map_err(|source| MatchError::NoMove {
+                seed,
+                moves: crate::engine::notation::format(rules, &moves),
+                source,
+            })?;
+        pos.play(column).expect("checked move");
+        moves.push(column);
+    }
+    let outcome = pos.outcome().expect("game over");
+    Ok(GameRecord {
+        seed,
+        moves: crate::engine::notation::format(rules, &moves),
+        outcome: outcome.result.label(),
+        reason: match outcome.reason {
+            Reason::Line { .. } => "line",
+            Reason::BoardFull => "board-full",
+        },
+        length: pos.plies(),
+    })
+}
+
+/// Plays `games` games in parallel; game `i` uses [`game_seed`]`(seed, i)`. The records come
+/// back in game order, identical whatever the number of threads.
+///
+/// # Errors
+/// The first [`MatchError`] in game order.
+pub fn play_match(
+    rules: Rules,
+    p1: &str,
+    p2: &str,
+    games: u64,
+    seed: u64,
+    done: impl Fn() + Sync,
+) -> Result<Vec<GameRecord>, MatchError> {
+    (0..games)
+        .into_par_iter()
+        .map(|i| {
+            let record = play_game(rules, p1, p2, game_seed(seed, i));
+            done();
+            record
+        })
+        .collect()
+}
+
+/// Counts of a match from P1's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games won by P1.
+    pub p1_wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games won by P2.
+    pub p2_wins: u64,
+    /// Total plies.
+    pub plies: u64,
+    /// Longest game.
+    pub longest: u32,
+}
+
+impl Tally {
+    /// Counts the records.
+    pub fn of(records: &[GameRecord]) -> Tally {
+        let mut t = Tally::default();
+        for r in records {
+            match GameResult::from_label(r.outcome) {
+                Some(GameResult::Win(Player::P1)) => t.p1_wins += 1,
+                Some(GameResult::Win(Player::P2)) => t.p2_wins += 1,
+                _ => t.draws += 1,
+            }
+            t.plies += r.length as u64;
+            t.longest = t.longest.max(r.length);
+        }
+        t
+    }
+}

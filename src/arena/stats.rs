@@ -17,7 +17,19 @@ pub fn wilson(successes: u64, trials: u64) -> (f64, f64) {
     let denominator = 1.0 + Z * Z / n;
     let centre = (p + Z * Z / (2.0 * n)) / denominator;
     let half = Z * (p * (1.0 - p) / n + Z * Z / (4.0 * n * n)).sqrt() / denominator;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At p = 0 and p = 1 the interval touches the boundary exactly; rounding
+    // could otherwise leave it a hair inside, so those ends are set directly.
+    let low = if successes == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if successes == trials {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (low, high)
 }
 
 #[cfg(test)]

@@ -1,21 +1,25 @@
 //! Move ordering: which children to search first, so that alpha-beta cuts off early.
 
 use crate::engine::bits::{BitIter, Bits};
+use crate::engine::layout::Layout;
 use crate::engine::position::Position;
-use crate::engine::rules::{Rules, Variant};
+use crate::engine::rules::Variant;
 
 /// Ranks moves for one set of rules.
-pub struct MoveOrder {
+pub struct MoveOrder<B: Bits> {
     /// Static preference of each column, higher first.
     column_rank: Vec<i32>,
     variant: Variant,
+    /// Cells on rows 1, 3, 5, ... counted from 1 at the bottom (the first player's rows).
+    odd_rows: B,
 }
 
-impl MoveOrder {
-    /// The ordering for `rules`: centre columns first under normal rules (they take part in
-    /// the most lines), edge columns first under misère rules (they take part in the fewest
-    /// lines, so they create the fewest cells the mover must later avoid).
-    pub fn new(rules: Rules) -> MoveOrder {
+impl<B: Bits> MoveOrder<B> {
+    /// The ordering for `layout`'s rules: centre columns first under normal rules (they take
+    /// part in the most lines), edge columns first under misère rules (they take part in the
+    /// fewest lines, so they create the fewest cells the mover must later avoid).
+    pub fn new(layout: &Layout<B>) -> MoveOrder<B> {
+        let rules = layout.rules();
         let w = rules.width() as i32;
         let column_rank = (0..w)
             .map(|c| {
@@ -26,25 +30,40 @@ impl MoveOrder {
                 }
             })
             .collect();
+        let odd_rows = (0..rules.height())
+            .step_by(2)
+            .fold(B::ZERO, |rows, r| rows | (layout.bottom() << r));
         MoveOrder {
             column_rank,
             variant: rules.variant(),
+            odd_rows,
+        }
+    }
+
+    /// How much a move that leaves the mover with the completing cells `own` is worth.
+    ///
+    /// Normal rules: more threats first, and a threat on a row of the mover's parity (odd rows
+    /// for the first player, even rows for the second) counts double: in the endgame the
+    /// columns fill up in pairs, so it is the threats of the right parity that zugzwang lets
+    /// their owner cash in. Misère rules: fewer cells the mover must never fill first.
+    #[inline]
+    fn threat_priority(&self, pos: &Position<B>, own: B) -> i32 {
+        match self.variant {
+            Variant::Normal => {
+                let parity = if pos.plies() % 2 == 0 {
+                    self.odd_rows
+                } else {
+                    !self.odd_rows
+                };
+                (own.count_ones() + (own & parity).count_ones()) as i32
+            }
+            Variant::Misere => -(own.count_ones() as i32),
         }
     }
 
     /// Fills `out` with `moves` best first. `first` (a column) goes ahead of everything.
-    ///
-    /// Normal rules: moves that create more cells where the mover would complete a line
-    /// (threats) come first. Misère rules: moves that create fewer such cells (cells the
-    /// mover must never fill) come first.
     #[inline]
-    pub fn sort<B: Bits>(
-        &self,
-        pos: &Position<B>,
-        moves: B,
-        first: Option<u32>,
-        out: &mut Vec<(i32, B)>,
-    ) {
+    pub fn sort(&self, pos: &Position<B>, moves: B, first: Option<u32>, out: &mut Vec<(i32, B)>) {
         out.clear();
         let layout = pos.layout();
         for m in BitIter(moves) {
@@ -54,12 +73,8 @@ impl MoveOrder {
             } else {
                 let after = pos.current() | m;
                 let empty_after = layout.full() & !(pos.mask() | m);
-                let own = (layout.completing_cells(after) & empty_after).count_ones() as i32;
-                let sign = match self.variant {
-                    Variant::Normal => 1,
-                    Variant::Misere => -1,
-                };
-                sign * own * 256 + self.column_rank[column as usize]
+                let own = layout.completing_cells(after) & empty_after;
+                self.threat_priority(pos, own) * 256 + self.column_rank[column as usize]
             };
             // Insertion keeps the list sorted, best first; lists are at most one move per column.
             let at = out

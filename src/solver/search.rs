@@ -1,6 +1,6 @@
 //! Negamax alpha-beta search over one bit type.
 
-use crate::engine::bits::Bits;
+use crate::engine::bits::{BitIter, Bits};
 use crate::engine::layout::Layout;
 use crate::engine::position::Position;
 use crate::engine::rules::Rules;
@@ -8,13 +8,17 @@ use crate::engine::rules::Rules;
 use super::expand::{Expansion, expand};
 use super::order::MoveOrder;
 use super::score::Score;
-use super::table::Table;
+use super::table::{Learned, Table};
+
+/// Nodes with at least this many empty cells try an enhanced transposition cutoff first: one
+/// table probe per child is cheap next to the subtrees it can save, but not near the leaves.
+const ETC_MIN_EMPTY: u32 = 20;
 
 /// An exhaustive search for one set of rules, with its transposition table.
 pub struct Search<B: Bits> {
     layout: Layout<B>,
     table: Table<B>,
-    order: MoveOrder,
+    order: MoveOrder<B>,
     /// One move list per ply, reused so that the search allocates nothing per node.
     move_lists: Vec<Vec<(Score, B)>>,
     nodes: u64,
@@ -28,7 +32,7 @@ impl<B: Bits> Search<B> {
         Some(Search {
             layout,
             table: Table::with_bytes(table_bytes),
-            order: MoveOrder::new(rules),
+            order: MoveOrder::new(&layout),
             move_lists: vec![Vec::new(); rules.cells() as usize + 1],
             nodes: 0,
         })
@@ -73,7 +77,40 @@ impl<B: Bits> Search<B> {
 
     /// A score of a non-terminal position with the right sign (win, draw or loss) only.
     pub fn sign(&mut self, pos: &Position<B>) -> Score {
-        self.negamax(pos, -1, 1).signum()
+        // Two null-window searches (is it a win? then: is it a loss?) cut off more than one
+        // search with the window (-1, 1).
+        if self.negamax(pos, 0, 1) > 0 {
+            1
+        } else if self.negamax(pos, -1, 0) < 0 {
+            -1
+        } else {
+            0
+        }
+    }
+
+    /// Enhanced transposition cutoff: a child whose stored upper bound already proves the
+    /// node's score at least `beta` ends the node without searching anything. Returns that
+    /// score (a lower bound, valid for fail-soft) when one is found.
+    ///
+    /// Sound because a child's upper bound `u` (from the child's side) means the move to it
+    /// scores at least `-u` for the mover, and the node's score is the best of its moves.
+    fn transposition_cutoff(&mut self, pos: &Position<B>, moves: B, beta: Score) -> Option<Score> {
+        let mut keys = [B::ZERO; 64];
+        let children = BitIter(moves).zip(keys.iter_mut()).map(|(m, slot)| {
+            let mut child = *pos;
+            child.play_bit(m);
+            *slot = child.canonical_key().0;
+            self.table.prefetch(*slot);
+        });
+        let count = children.count();
+        for &key in &keys[..count] {
+            if let Some(known) = self.table.get(key) {
+                if -known.upper >= beta {
+                    return Some(-known.upper);
+                }
+            }
+        }
+        None
     }
 
     /// Alpha-beta negamax over a non-terminal position (no line made yet, not necessarily
@@ -87,6 +124,9 @@ impl<B: Bits> Search<B> {
         if pos.empty_cells() == 0 {
             return 0;
         }
+        // The table's bucket is fetched from memory while the node is expanded.
+        let (key, mirrored) = pos.canonical_key();
+        self.table.prefetch(key);
         let (moves, lower, upper) = match expand(pos) {
             Expansion::Decided(score) => return score,
             Expansion::Open {
@@ -104,7 +144,6 @@ impl<B: Bits> Search<B> {
         alpha = alpha.max(lower);
         beta = beta.min(upper);
 
-        let (key, mirrored) = pos.canonical_key();
         let w = self.layout.rules().width();
         let orient = |column: u32| if mirrored { w - 1 - column } else { column };
         let mut first = None;
@@ -122,7 +161,13 @@ impl<B: Bits> Search<B> {
             }
             first = known.best.map(orient);
         }
+        if pos.empty_cells() >= ETC_MIN_EMPTY {
+            if let Some(score) = self.transposition_cutoff(pos, moves, beta) {
+                return score;
+            }
+        }
         let alpha_in = alpha;
+        let nodes_before = self.nodes;
 
         let ply = pos.plies() as usize;
         let mut list = std::mem::take(&mut self.move_lists[ply]);
@@ -146,15 +191,23 @@ impl<B: Bits> Search<B> {
         }
         self.move_lists[ply] = list;
 
-        let best_column = orient(self.layout.bit_cell(best_move).column);
-        if best <= alpha_in {
-            self.table.put(key, None, Some(best), None);
+        let best_column = Some(orient(self.layout.bit_cell(best_move).column));
+        let (lower, upper, best_column) = if best <= alpha_in {
+            (None, Some(best), None)
         } else if best >= beta {
-            self.table.put(key, Some(best), None, Some(best_column));
+            (Some(best), None, best_column)
         } else {
-            self.table
-                .put(key, Some(best), Some(best), Some(best_column));
-        }
+            (Some(best), Some(best), best_column)
+        };
+        self.table.put(
+            key,
+            Learned {
+                lower,
+                upper,
+                best: best_column,
+                nodes: self.nodes - nodes_before,
+            },
+        );
         best
     }
 }

@@ -18,6 +18,9 @@ struct Entry<B: Bits> {
     lower: i16,
     upper: i16,
     best: u8,
+    /// Base-2 logarithm of the nodes the search spent on this position: what it would cost to
+    /// recompute, so what it is worth keeping.
+    work: u8,
 }
 
 /// What the table knows about a position.
@@ -31,13 +34,29 @@ pub struct Known {
     pub best: Option<u32>,
 }
 
-/// A fixed-size, directly mapped table of score bounds keyed by exact position keys.
+/// What a search learned about one position, to be stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Learned {
+    /// A lower bound on the score, if one was proved.
+    pub lower: Option<Score>,
+    /// An upper bound on the score, if one was proved.
+    pub upper: Option<Score>,
+    /// The column (0-based) of the move that achieved or refuted the search, if any.
+    pub best: Option<u32>,
+    /// Nodes the search of this position visited.
+    pub nodes: u64,
+}
+
+/// A fixed-size table of score bounds keyed by exact position keys, two entries per bucket.
 ///
-/// Storing the whole key makes every hit exact: two positions can share a slot but never an
-/// answer. A new entry replaces the old one in its slot; bounds for the same key are merged.
+/// Storing the whole key makes every hit exact: two positions can share a bucket but never an
+/// answer. Each bucket keeps the most expensive position seen in its first entry (replaced
+/// only by one that cost at least as much to search) and the most recent other position in its
+/// second, so that the results of long searches survive the stream of cheap ones near the
+/// leaves. Bounds for the same key are merged. Both entries of a bucket share one cache line.
 pub struct Table<B: Bits> {
     entries: Vec<Entry<B>>,
-    slot_mask: usize,
+    bucket_mask: usize,
 }
 
 impl<B: Bits> Table<B> {
@@ -52,7 +71,7 @@ impl<B: Bits> Table<B> {
         entries.resize(slots, Entry::default());
         Table {
             entries,
-            slot_mask: slots - 1,
+            bucket_mask: slots / 2 - 1,
         }
     }
 
@@ -66,45 +85,76 @@ impl<B: Bits> Table<B> {
         self.entries.fill(Entry::default());
     }
 
+    /// Index of the first entry of `key`'s bucket.
     #[inline]
-    fn slot(&self, key: B) -> usize {
-        key.mix() as usize & self.slot_mask
+    fn bucket(&self, key: B) -> usize {
+        (key.mix() as usize & self.bucket_mask) * 2
     }
 
-    /// The bounds stored for `key`, if its slot holds it.
+    /// Starts loading `key`'s bucket into the cache, so that a later [`Table::get`] or
+    /// [`Table::put`] finds it there; the caller does other work meanwhile.
+    #[inline]
+    pub fn prefetch(&self, key: B) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let entry: *const Entry<B> = &self.entries[self.bucket(key)];
+            // SAFETY: prefetching is only a hint to the cache and never faults; the address is
+            // that of a live entry.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    entry.cast::<i8>(),
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The bounds stored for `key`, if its bucket holds it.
     #[inline]
     pub fn get(&self, key: B) -> Option<Known> {
-        let e = &self.entries[self.slot(key)];
-        (e.key == key).then(|| Known {
-            lower: e.lower as Score,
-            upper: e.upper as Score,
-            best: (e.best != NO_MOVE).then_some(e.best as u32),
-        })
+        let at = self.bucket(key);
+        self.entries[at..at + 2]
+            .iter()
+            .find(|e| e.key == key)
+            .map(|e| Known {
+                lower: e.lower as Score,
+                upper: e.upper as Score,
+                best: (e.best != NO_MOVE).then_some(e.best as u32),
+            })
     }
 
-    /// Records bounds for `key` (`None` for an unknown side), merging with bounds already held
-    /// for the same key and replacing any other position in the slot.
+    /// Records what was learned about `key`, merging with bounds already held for it.
     #[inline]
-    pub fn put(&mut self, key: B, lower: Option<Score>, upper: Option<Score>, best: Option<u32>) {
-        let slot = self.slot(key);
-        let e = &mut self.entries[slot];
-        let lower = lower.map_or(NO_LOWER, |s| s as i16);
-        let upper = upper.map_or(NO_UPPER, |s| s as i16);
-        let best = best.map_or(NO_MOVE, |c| c as u8);
-        if e.key == key {
+    pub fn put(&mut self, key: B, learned: Learned) {
+        let at = self.bucket(key);
+        let lower = learned.lower.map_or(NO_LOWER, |s| s as i16);
+        let upper = learned.upper.map_or(NO_UPPER, |s| s as i16);
+        let best = learned.best.map_or(NO_MOVE, |c| c as u8);
+        let work = (u64::BITS - learned.nodes.leading_zeros()) as u8;
+        let bucket = &mut self.entries[at..at + 2];
+        if let Some(e) = bucket.iter_mut().find(|e| e.key == key) {
             e.lower = e.lower.max(lower);
             e.upper = e.upper.min(upper);
             debug_assert!(e.lower <= e.upper, "contradictory bounds stored");
             if best != NO_MOVE {
                 e.best = best;
             }
+            e.work = e.work.max(work);
         } else {
-            *e = Entry {
+            let fresh = Entry {
                 key,
                 lower,
                 upper,
                 best,
+                work,
             };
+            if work >= bucket[0].work {
+                bucket[1] = bucket[0];
+                bucket[0] = fresh;
+            } else {
+                bucket[1] = fresh;
+            }
         }
     }
 }
@@ -141,8 +191,14 @@ mod tests {
     #[test]
     fn bounds_for_one_key_are_merged() {
         let mut t = Table::<u64>::with_bytes(1 << 16);
-        t.put(77, Some(-3), None, None);
-        t.put(77, None, Some(5), Some(2));
+        let learned = |lower, upper, best| Learned {
+            lower,
+            upper,
+            best,
+            nodes: 10,
+        };
+        t.put(77, learned(Some(-3), None, None));
+        t.put(77, learned(None, Some(5), Some(2)));
         assert_eq!(
             t.get(77),
             Some(Known {
@@ -152,5 +208,27 @@ mod tests {
             })
         );
         assert_eq!(t.get(78), None);
+    }
+
+    #[test]
+    fn a_costly_entry_survives_cheap_ones_in_its_bucket() {
+        let mut t = Table::<u64>::with_bytes(1 << 14);
+        let keys: Vec<u64> = (1..100_000u64)
+            .filter(|k| t.bucket(*k) == t.bucket(1))
+            .take(4)
+            .collect();
+        let learned = |nodes| Learned {
+            lower: Some(1),
+            upper: None,
+            best: None,
+            nodes,
+        };
+        t.put(keys[0], learned(1 << 20));
+        for &key in &keys[1..] {
+            t.put(key, learned(3));
+        }
+        assert!(t.get(keys[0]).is_some(), "the costly entry was evicted");
+        assert!(t.get(keys[3]).is_some(), "the latest entry is kept");
+        assert!(t.get(keys[1]).is_none() && t.get(keys[2]).is_none());
     }
 }

@@ -50,7 +50,7 @@ impl<B: Bits> MoveOrder<B> {
     fn threat_priority(&self, pos: &Position<B>, own: B) -> i32 {
         match self.variant {
             Variant::Normal => {
-                let parity = if pos.plies() % 2 == 0 {
+                let parity = if pos.plies().is_multiple_of(2) {
                     self.odd_rows
                 } else {
                     !self.odd_rows

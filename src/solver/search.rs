@@ -104,10 +104,10 @@ impl<B: Bits> Search<B> {
         });
         let count = children.count();
         for &key in &keys[..count] {
-            if let Some(known) = self.table.get(key) {
-                if -known.upper >= beta {
-                    return Some(-known.upper);
-                }
+            if let Some(known) = self.table.get(key)
+                && -known.upper >= beta
+            {
+                return Some(-known.upper);
             }
         }
         None
@@ -161,10 +161,10 @@ impl<B: Bits> Search<B> {
             }
             first = known.best.map(orient);
         }
-        if pos.empty_cells() >= ETC_MIN_EMPTY {
-            if let Some(score) = self.transposition_cutoff(pos, moves, beta) {
-                return score;
-            }
+        if pos.empty_cells() >= ETC_MIN_EMPTY
+            && let Some(score) = self.transposition_cutoff(pos, moves, beta)
+        {
+            return score;
         }
         let alpha_in = alpha;
         let nodes_before = self.nodes;

@@ -2,7 +2,10 @@
 
 pub mod bots;
 pub mod matches;
+pub mod plot;
+pub mod report;
 pub mod stats;
+pub mod tournament;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

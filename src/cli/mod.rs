@@ -9,6 +9,7 @@ mod perft;
 mod reproduce;
 mod show;
 mod solve;
+mod tournament;
 mod verify;
 
 use std::process::ExitCode;
@@ -43,6 +44,7 @@ enum Command {
     Verify(verify::Args),
     PaperCheck(paper_check::Args),
     Arena(arena::Args),
+    Tournament(tournament::Args),
 }
 
 /// Runs the command line and turns every error into one line on stderr and exit status 2.
@@ -69,6 +71,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify::run(args),
         Command::PaperCheck(args) => paper_check::run(args),
         Command::Arena(args) => arena::run(args),
+        Command::Tournament(args) => tournament::run(args),
     }
 }
 

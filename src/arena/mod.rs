@@ -1,6 +1,7 @@
 //! Opponents of every strength and matches between any two players.
 
 pub mod bots;
+pub mod human;
 pub mod matches;
 pub mod plot;
 pub mod report;

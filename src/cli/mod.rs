@@ -6,6 +6,7 @@ mod board;
 mod experiment;
 mod paper_check;
 mod perft;
+mod play;
 mod reproduce;
 mod show;
 mod solve;
@@ -45,6 +46,7 @@ enum Command {
     PaperCheck(paper_check::Args),
     Arena(arena::Args),
     Tournament(tournament::Args),
+    Play(play::Args),
 }
 
 /// Runs the command line and turns every error into one line on stderr and exit status 2.
@@ -72,6 +74,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::PaperCheck(args) => paper_check::run(args),
         Command::Arena(args) => arena::run(args),
         Command::Tournament(args) => tournament::run(args),
+        Command::Play(args) => play::run(args),
     }
 }
 

@@ -1,6 +1,8 @@
 //! Tournament checks: the results follow from the seed alone, whatever the number of threads,
 //! and pairings a strategy cannot play are skipped and reported as n/a.
 
+use std::process::Command;
+
 use connectk::arena::report;
 use connectk::arena::tournament::{self, PairingResult, Tournament};
 use connectk::{Rules, Variant};
@@ -75,4 +77,28 @@ fn tournament_skips_pairings_a_strategy_cannot_play() {
             .contains("n/a")
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_tournament_options_exit_with_status_two() {
+    for (args, expected) in [
+        (&["--players", "hard"][..], "at least two players"),
+        (
+            &["--players", "hard,grandmaster"][..],
+            "unknown player \"grandmaster\"",
+        ),
+        (
+            &["--players", "hard,easy", "--games", "0"][..],
+            "no games to play",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_connectk"))
+            .arg("tournament")
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
 }

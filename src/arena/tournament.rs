@@ -17,6 +17,9 @@ pub enum TournamentError {
     /// A player was listed more than once.
     #[error("player {0:?} is listed twice: list each player once")]
     Duplicate(String),
+    /// Zero games per pairing were asked for.
+    #[error("no games to play: give at least 1 game per pairing")]
+    NoGames,
     /// A player name is unknown.
     #[error(transparent)]
     Unknown(LookupError),
@@ -108,7 +111,8 @@ pub struct Tournament {
 /// pool; the results do not depend on its number of threads. `done` is called after each game.
 ///
 /// # Errors
-/// [`TournamentError::Match`] when a player has no move in a game it reached (the first such
+/// [`TournamentError::NoGames`] when `games` is 0; [`TournamentError::Match`] when a player
+/// has no move in a game it reached (the first such
 /// game in schedule order).
 pub fn play(
     rules: Rules,
@@ -118,6 +122,9 @@ pub fn play(
     seed: u64,
     done: impl Fn() + Sync,
 ) -> Result<Tournament, TournamentError> {
+    if games == 0 {
+        return Err(TournamentError::NoGames);
+    }
     let mut pairings = Vec::with_capacity(fixtures.len());
     for fixture in fixtures {
         let result = match &fixture.not_applicable {

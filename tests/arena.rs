@@ -1,12 +1,12 @@
 //! Arena checks: the perfect player keeps won positions, take-even never loses, the bots take
-//! wins at the documented rates, and matches are reproducible from their seed.
+//! wins and block losses at the documented rates, and matches are reproducible from their seed.
 
-use connectk::arena::bots::winning_moves;
+use connectk::arena::bots::{blocking_moves, winning_moves};
 use connectk::arena::matches::{Tally, play_match};
 use connectk::arena::player;
 use connectk::arena::stats::wilson;
 use connectk::strategy::Game;
-use connectk::{Rules, Variant, notation};
+use connectk::{Column, Rules, Variant, notation};
 
 #[test]
 fn perfect_player_never_loses_a_won_game() {
@@ -42,11 +42,9 @@ fn matches_are_reproducible_from_the_seed() {
     assert_ne!(a, c);
 }
 
-/// Fraction of `trials` seeds for which `bot` picks a winning move in `moves`.
-fn win_rate(rules: Rules, moves: &str, bot: &str, trials: u64) -> u64 {
+/// How many of `trials` seeds make `bot` play `column` after `moves`.
+fn choice_count(rules: Rules, moves: &str, bot: &str, trials: u64, column: Column) -> u64 {
     let (pos, played) = notation::parse(rules, moves).unwrap();
-    let wins = winning_moves(&pos);
-    assert_eq!(wins.len(), 1, "the test position has one winning move");
     (0..trials)
         .filter(|&seed| {
             let mut p = player(bot, rules, pos.to_move(), seed).unwrap();
@@ -54,9 +52,18 @@ fn win_rate(rules: Rules, moves: &str, bot: &str, trials: u64) -> u64 {
                 position: &pos,
                 moves: &played,
             };
-            p.choose(game).unwrap() == wins[0]
+            p.choose(game).unwrap() == column
         })
         .count() as u64
+}
+
+/// Asserts that `count` of `trials` is consistent with the rate `expected` (95% Wilson).
+fn assert_rate(count: u64, trials: u64, expected: f64, what: &str) {
+    let (low, high) = wilson(count, trials);
+    assert!(
+        low <= expected && expected <= high,
+        "{what}: {count}/{trials}, expected rate {expected}"
+    );
 }
 
 #[test]
@@ -65,13 +72,44 @@ fn bots_take_immediate_wins_at_their_rates() {
     // on top of X's, one in column 5) has no threat, so no block is needed.
     let rules = Rules::standard();
     let moves = "112235";
-    assert_eq!(win_rate(rules, moves, "hard", 200), 200);
+    let (pos, _) = notation::parse(rules, moves).unwrap();
+    let win = Column::new(3);
+    assert_eq!(
+        winning_moves(&pos),
+        [win],
+        "the test position has one winning move"
+    );
+    assert_eq!(choice_count(rules, moves, "hard", 200, win), 200);
     // Medium: 30% deliberate, else a uniform pick among 7 columns: 0.3 + 0.7 / 7 = 0.4.
     let trials = 3000;
-    let hits = win_rate(rules, moves, "medium", trials);
-    let (low, high) = wilson(hits, trials);
-    assert!(
-        low <= 0.4 && 0.4 <= high,
-        "medium took the win {hits}/{trials}"
-    );
+    let hits = choice_count(rules, moves, "medium", trials, win);
+    assert_rate(hits, trials, 0.4, "medium took the win");
+}
+
+#[test]
+fn bots_block_immediate_losses_at_their_rates() {
+    // Normal rules: O has three in the bottom row (1, 2, 3) and would win at column 4; X (two
+    // discs in column 7, one in column 6) has no win of its own.
+    let rules = Rules::standard();
+    let moves = "717263";
+    let (pos, _) = notation::parse(rules, moves).unwrap();
+    let block = Column::new(3);
+    assert!(winning_moves(&pos).is_empty());
+    assert_eq!(blocking_moves(&pos), [block]);
+    assert_eq!(choice_count(rules, moves, "hard", 200, block), 200);
+    // Medium: 30% deliberate, else a uniform pick among 7 columns: 0.3 + 0.7 / 7 = 0.4.
+    let trials = 3000;
+    let hits = choice_count(rules, moves, "medium", trials, block);
+    assert_rate(hits, trials, 0.4, "medium blocked");
+    // Misère rules: X's three in the bottom row make column 4 a losing move; hard never
+    // plays it, medium avoids it 30% of the time and otherwise picks it 1 time in 7.
+    let rules = Rules::standard().with_variant(Variant::Misere);
+    let moves = "152536";
+    let (pos, _) = notation::parse(rules, moves).unwrap();
+    let losing = Column::new(3);
+    assert!(winning_moves(&pos).is_empty());
+    assert!(!blocking_moves(&pos).is_empty() && !blocking_moves(&pos).contains(&losing));
+    assert_eq!(choice_count(rules, moves, "hard", 200, losing), 0);
+    let hits = choice_count(rules, moves, "medium", trials, losing);
+    assert_rate(hits, trials, 0.7 / 7.0, "medium played the losing column");
 }

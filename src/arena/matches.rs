@@ -13,6 +13,10 @@ use super::player;
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameRecord {
+    /// The first player's name.
+    pub p1: String,
+    /// The second player's name.
+    pub p2: String,
     /// The game's seed (both players' randomness derives from it).
     pub seed: u64,
     /// The moves, in move notation.
@@ -50,6 +54,16 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^ (x >> 31)
+}
+
+/// Checks that `p1` and `p2` can meet under `rules` by setting up both players once.
+///
+/// # Errors
+/// [`LookupError`] when a name is unknown or a strategy does not apply to its side.
+pub fn check_pairing(rules: Rules, p1: &str, p2: &str) -> Result<(), LookupError> {
+    player(p1, rules, Player::P1, 0)?;
+    player(p2, rules, Player::P2, 0)?;
+    Ok(())
 }
 
 /// Plays one game of `p1` against `p2` from the empty board.
@@ -90,6 +104,8 @@ pub fn play_game(rules: Rules, p1: &str, p2: &str, seed: u64) -> Result<GameReco
     }
     let outcome = pos.outcome().expect("game over");
     Ok(GameRecord {
+        p1: p1.to_string(),
+        p2: p2.to_string(),
         seed,
         moves: crate::engine::notation::format(rules, &moves),
         outcome: outcome.result.label(),
@@ -153,5 +169,68 @@ impl Tally {
             t.longest = t.longest.max(r.length);
         }
         t
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.p1_wins + self.draws + self.p2_wins
+    }
+
+    /// Mean game length in plies (0 before any game).
+    pub fn mean_length(&self) -> f64 {
+        self.plies as f64 / self.games().max(1) as f64
+    }
+}
+
+/// One player's results over a set of games, whichever colour it played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Standing {
+    /// Games the player won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games the player lost.
+    pub losses: u64,
+}
+
+impl Standing {
+    /// The results of P1 in a match counted by `tally`.
+    pub fn as_p1(tally: &Tally) -> Standing {
+        Standing {
+            wins: tally.p1_wins,
+            draws: tally.draws,
+            losses: tally.p2_wins,
+        }
+    }
+
+    /// The results of P2 in a match counted by `tally`.
+    pub fn as_p2(tally: &Tally) -> Standing {
+        Standing {
+            wins: tally.p2_wins,
+            draws: tally.draws,
+            losses: tally.p1_wins,
+        }
+    }
+
+    /// Games played.
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points per game, a win counting 1 and a draw 1/2 (0 before any game).
+    pub fn score(&self) -> f64 {
+        (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
+    }
+}
+
+impl std::ops::Add for Standing {
+    type Output = Standing;
+
+    fn add(self, other: Standing) -> Standing {
+        Standing {
+            wins: self.wins + other.wins,
+            draws: self.draws + other.draws,
+            losses: self.losses + other.losses,
+        }
     }
 }

@@ -1,8 +1,12 @@
 //! Opponents of every strength and matches between any two players.
 
 pub mod bots;
+pub mod human;
 pub mod matches;
+pub mod plot;
+pub mod report;
 pub mod stats;
+pub mod tournament;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use connectk::arena::matches::{Tally, play_match};
+use connectk::arena::matches::{GameRecord, Standing, Tally, check_pairing, play_match};
 use connectk::arena::stats::wilson;
 
 use super::board::BoardArgs;
@@ -24,57 +24,103 @@ pub struct Args {
     /// The second player.
     #[arg(long)]
     p2: String,
-    /// Number of games.
+    /// Number of games (with --swap: of openings, each played twice).
     #[arg(long, default_value_t = 100)]
     games: u64,
     /// Seed of the match.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Write one CSV row per game (seed, moves, outcome, reason, length) to FILE.
+    /// Play every game seed a second time with the colours swapped, and report the results
+    /// per player as well as per side.
+    #[arg(long)]
+    swap: bool,
+    /// Write one CSV row per game (p1, p2, seed, moves, outcome, reason, length) to FILE.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
-    let bar = ProgressBar::new(args.games).with_style(ProgressStyle::with_template(
-        "{elapsed_precise} [{bar:40}] {pos}/{len} games, eta {eta}",
-    )?);
-    let records = play_match(rules, &args.p1, &args.p2, args.games, args.seed, || {
-        bar.inc(1)
-    })?;
+    let mut pairings = vec![(args.p1.as_str(), args.p2.as_str())];
+    if args.swap {
+        pairings.push((args.p2.as_str(), args.p1.as_str()));
+    }
+    for (p1, p2) in &pairings {
+        check_pairing(rules, p1, p2)?;
+    }
+    let bar = progress_bar(pairings.len() as u64 * args.games)?;
+    let mut played: Vec<(&str, &str, Vec<GameRecord>)> = Vec::new();
+    for (p1, p2) in pairings {
+        let records = play_match(rules, p1, p2, args.games, args.seed, || bar.inc(1))?;
+        played.push((p1, p2, records));
+    }
     bar.finish_and_clear();
     if let Some(path) = &args.out {
         let mut writer = csv::Writer::from_path(path)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-        for record in &records {
+        for record in played.iter().flat_map(|(_, _, records)| records) {
             writer.serialize(record)?;
         }
         writer.flush()?;
     }
-    let t = Tally::of(&records);
-    let n = records.len() as u64;
-    println!(
-        "{rules}: {} (P1) vs {} (P2), {n} games, seed {}",
-        args.p1, args.p2, args.seed
-    );
-    for (label, count) in [
-        (format!("P1 {} wins", args.p1), t.p1_wins),
-        ("draws".to_string(), t.draws),
-        (format!("P2 {} wins", args.p2), t.p2_wins),
-    ] {
-        let (low, high) = wilson(count, n);
+    for (p1, p2, records) in &played {
+        let t = Tally::of(records);
+        println!(
+            "{rules}: {p1} (P1) vs {p2} (P2), {} games, seed {}",
+            t.games(),
+            args.seed
+        );
+        print_counts(
+            &[
+                (format!("P1 {p1} wins"), t.p1_wins),
+                ("draws".to_string(), t.draws),
+                (format!("P2 {p2} wins"), t.p2_wins),
+            ],
+            t.games(),
+        );
+        println!(
+            "  game length: mean {:.1}, max {}",
+            t.mean_length(),
+            t.longest
+        );
+    }
+    if let [(a, b, first), (_, _, second)] = played.as_slice() {
+        let standing = Standing::as_p1(&Tally::of(first)) + Standing::as_p2(&Tally::of(second));
+        println!(
+            "per player, both colours: {a} vs {b}, {} games",
+            standing.games()
+        );
+        print_counts(
+            &[
+                (format!("{a} wins"), standing.wins),
+                ("draws".to_string(), standing.draws),
+                (format!("{b} wins"), standing.losses),
+            ],
+            standing.games(),
+        );
+        println!("  {a} scores {:.1}%", 100.0 * standing.score());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A bar counting finished games.
+pub fn progress_bar(games: u64) -> anyhow::Result<ProgressBar> {
+    Ok(
+        ProgressBar::new(games).with_style(ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} games, eta {eta}",
+        )?),
+    )
+}
+
+/// One line per count: the count, its share of `games` and its 95% Wilson interval.
+fn print_counts(counts: &[(String, u64)], games: u64) {
+    for (label, count) in counts {
+        let (low, high) = wilson(*count, games);
         println!(
             "  {label:<28} {count:>6}  {:>5.1}%  (95% CI {:.1}-{:.1}%)",
-            100.0 * count as f64 / n.max(1) as f64,
+            100.0 * *count as f64 / games.max(1) as f64,
             100.0 * low,
             100.0 * high
         );
     }
-    println!(
-        "  game length: mean {:.1}, max {}",
-        t.plies as f64 / n.max(1) as f64,
-        t.longest
-    );
-    Ok(ExitCode::SUCCESS)
 }

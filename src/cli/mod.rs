@@ -6,9 +6,11 @@ mod board;
 mod experiment;
 mod paper_check;
 mod perft;
+mod play;
 mod reproduce;
 mod show;
 mod solve;
+mod tournament;
 mod verify;
 
 use std::process::ExitCode;
@@ -43,6 +45,8 @@ enum Command {
     Verify(verify::Args),
     PaperCheck(paper_check::Args),
     Arena(arena::Args),
+    Tournament(tournament::Args),
+    Play(play::Args),
 }
 
 /// Runs the command line and turns every error into one line on stderr and exit status 2.
@@ -69,6 +73,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify::run(args),
         Command::PaperCheck(args) => paper_check::run(args),
         Command::Arena(args) => arena::run(args),
+        Command::Tournament(args) => tournament::run(args),
+        Command::Play(args) => play::run(args),
     }
 }
 

@@ -1,0 +1,154 @@
+//! A person's turn at the terminal: the commands they may type, and the solver's hints.
+
+use crate::engine::outcome::{GameResult, Player};
+use crate::engine::position::{Column, MoveError, Position};
+use crate::solver::{Depth, MoveValue, Solver, Value};
+
+/// Most empty cells at which a hint is given. The hint solves every move exactly; on this
+/// machine (2 cores) that takes well under a second at 24 empty cells of a 7x6 board under
+/// either rule, and up to several seconds at 28 under misère rules.
+pub const HINT_MAX_EMPTY: u32 = 24;
+
+/// What a person typed on their turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Drop a disc in this (legal) column.
+    Play(Column),
+    /// Show the solver's value of every column.
+    Hint,
+    /// Leave the game.
+    Quit,
+}
+
+/// Why a line typed on a person's turn was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    /// Neither a number nor a command.
+    #[error("{found:?} is not a move: type a column number 1-{width}, hint or quit")]
+    NotAMove {
+        /// The text typed.
+        found: String,
+        /// The board width.
+        width: u32,
+    },
+    /// A column number that cannot be played here.
+    #[error(transparent)]
+    Illegal(#[from] MoveError),
+}
+
+/// Reads one line typed on a person's turn in `pos`: a column number from 1, `hint` or `quit`
+/// (any case, surrounding spaces ignored).
+///
+/// # Errors
+/// [`InputError::NotAMove`] for any other text; [`InputError::Illegal`] for column 0, a
+/// column past the width, or a full column.
+///
+/// # Examples
+/// ```
+/// use connectk::arena::human::{parse_command, Command};
+/// use connectk::{Column, Position, Rules};
+/// let pos = Position::new(Rules::standard());
+/// assert_eq!(parse_command(" 4 ", &pos), Ok(Command::Play(Column::new(3))));
+/// assert_eq!(parse_command("HINT", &pos), Ok(Command::Hint));
+/// assert!(parse_command("8", &pos).is_err());
+/// ```
+pub fn parse_command(line: &str, pos: &Position) -> Result<Command, InputError> {
+    let word = line.trim();
+    let width = pos.rules().width();
+    match word.to_ascii_lowercase().as_str() {
+        "hint" => Ok(Command::Hint),
+        "quit" => Ok(Command::Quit),
+        _ => {
+            let number: u32 = word.parse().map_err(|_| InputError::NotAMove {
+                found: word.to_string(),
+                width,
+            })?;
+            let column =
+                Column::from_number(number).ok_or(MoveError::NoSuchColumn { column: 0, width })?;
+            pos.check_move(column)?;
+            Ok(Command::Play(column))
+        }
+    }
+}
+
+/// Why no hint was given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HintError {
+    /// Too many empty cells to solve every move at once.
+    #[error(
+        "hints are given when at most {limit} cells are empty ({empty} are now): play on and ask again"
+    )]
+    TooManyEmpty {
+        /// Empty cells now.
+        empty: u32,
+        /// [`HINT_MAX_EMPTY`].
+        limit: u32,
+    },
+}
+
+/// The solver's value of every legal move of `pos`.
+///
+/// # Errors
+/// [`HintError::TooManyEmpty`] when more than [`HINT_MAX_EMPTY`] cells are empty.
+pub fn hints(pos: &Position, solver: &mut Solver) -> Result<Vec<MoveValue>, HintError> {
+    let empty = pos.empty_cells();
+    if empty > HINT_MAX_EMPTY {
+        return Err(HintError::TooManyEmpty {
+            empty,
+            limit: HINT_MAX_EMPTY,
+        });
+    }
+    Ok(solver.move_values(pos, Depth::Strong))
+}
+
+/// A move's value as its mover would say it: `win in 3`, `draw`, `loss in 4` (plies counted
+/// from the move itself, under perfect play by both sides).
+pub fn describe(mover: Player, value: Value) -> String {
+    let plies = value.remoteness.unwrap_or(0);
+    match value.result {
+        GameResult::Win(p) if p == mover => format!("win in {plies}"),
+        GameResult::Win(_) => format!("loss in {plies}"),
+        GameResult::Draw => "draw".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::notation;
+    use crate::engine::rules::{Rules, Variant};
+
+    #[test]
+    fn bad_lines_are_refused_with_the_reason() {
+        let (pos, _) = notation::parse(Rules::standard(), "444444").unwrap();
+        let refuse = |line: &str| parse_command(line, &pos).unwrap_err().to_string();
+        assert!(refuse("4").contains("column 4 is full"));
+        assert!(refuse("0").contains("no column 0: columns are numbered 1 to 7"));
+        assert!(refuse("9").contains("no column 9"));
+        assert!(refuse("four").contains("\"four\" is not a move: type a column number 1-7"));
+        assert!(refuse("").contains("\"\" is not a move"));
+        assert_eq!(parse_command("quit", &pos), Ok(Command::Quit));
+    }
+
+    #[test]
+    fn hints_solve_small_boards_only() {
+        let mut solver = Solver::new(1 << 20);
+        let rules = Rules::new(3, 3, 3, Variant::Misere).unwrap();
+        let values = hints(&Position::new(rules), &mut solver).unwrap();
+        assert_eq!(values.len(), 3);
+        // Misère 3x3, k = 3 is a first-player win (Table I), so some first move wins.
+        assert!(
+            values
+                .iter()
+                .any(|m| describe(Player::P1, m.value).starts_with("win in"))
+        );
+        let err = hints(&Position::new(Rules::standard()), &mut solver).unwrap_err();
+        assert_eq!(
+            err,
+            HintError::TooManyEmpty {
+                empty: 42,
+                limit: 24
+            }
+        );
+    }
+}

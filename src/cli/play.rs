@@ -1,0 +1,141 @@
+//! `connectk play`: a game against a bot at the terminal, one move per line of input.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+
+use connectk::arena::human::{self, Command};
+use connectk::arena::player;
+use connectk::strategy::Game;
+use connectk::{Column, GameResult, Player, Position, Solver};
+
+use super::board::BoardArgs;
+
+/// Who moves first.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum First {
+    /// You play P1 (X).
+    Me,
+    /// The bot plays P1 (X).
+    Bot,
+}
+
+/// Play a game against a bot, one line of input per turn: a column number (from 1), `hint`
+/// (the solver's value of every column, when at most 24 cells are empty) or `quit`. The board
+/// is redrawn after each move and a completed line is shown in brackets. Works with piped
+/// input. Exit status: 0 when the game ends or you quit, 1 when the input ends first, 2 for bad
+/// options (such as a strategy that does not apply to the bot's side).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// The bot: random, easy, medium, hard, perfect, or a paper strategy where it applies.
+    #[arg(long)]
+    opponent: String,
+    /// Who moves first.
+    #[arg(long, value_enum, default_value_t = First::Me)]
+    first: First,
+    /// Seed of the bot's random choices (default: from the clock, printed at the start).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let rules = args.board.rules()?;
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    });
+    let me = match args.first {
+        First::Me => Player::P1,
+        First::Bot => Player::P2,
+    };
+    let mut bot = player(&args.opponent, rules, me.other(), seed)?;
+    let name = args.opponent.as_str();
+    println!(
+        "{rules}: you play {} ({me}), {name} plays {} ({}); seed {seed}",
+        me.symbol(),
+        me.other().symbol(),
+        me.other()
+    );
+    println!("Type a column number (1-{}), hint or quit.", rules.width());
+    let stdin = std::io::stdin();
+    let echo = !stdin.is_terminal();
+    let mut lines = stdin.lock().lines();
+    let mut solver = Solver::new(64 << 20);
+    let mut pos = Position::new(rules);
+    let mut moves: Vec<Column> = Vec::new();
+    print!("{}", pos.diagram());
+    while !pos.is_over() {
+        let column = if pos.to_move() == me {
+            print!("your move ({}): ", me.symbol());
+            std::io::stdout().flush()?;
+            let Some(line) = lines.next().transpose()? else {
+                println!();
+                eprintln!("input ended before the game was over");
+                return Ok(ExitCode::FAILURE);
+            };
+            if echo {
+                println!("{}", line.trim_end());
+            }
+            match human::parse_command(&line, &pos) {
+                Ok(Command::Play(column)) => column,
+                Ok(Command::Hint) => {
+                    print_hints(&pos, &mut solver);
+                    continue;
+                }
+                Ok(Command::Quit) => {
+                    println!("you quit after {} plies", pos.plies());
+                    return Ok(ExitCode::SUCCESS);
+                }
+                Err(e) => {
+                    println!("refused: {e}");
+                    continue;
+                }
+            }
+        } else {
+            let game = Game {
+                position: &pos,
+                moves: &moves,
+            };
+            let column = bot.choose(game)?;
+            pos.check_move(column)?;
+            println!("{name} plays column {column}");
+            column
+        };
+        pos.play(column)?;
+        moves.push(column);
+        print!("{}", pos.diagram());
+    }
+    let outcome = pos.outcome().expect("the game is over");
+    println!("game over: {outcome}");
+    println!(
+        "{}",
+        match outcome.result {
+            GameResult::Win(p) if p == me => "you win".to_string(),
+            GameResult::Win(_) => format!("{name} wins"),
+            GameResult::Draw => "draw".to_string(),
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the solver's value of every column for the side to move, or why there is none.
+fn print_hints(pos: &Position, solver: &mut Solver) {
+    match human::hints(pos, solver) {
+        Err(e) => println!("no hint: {e}"),
+        Ok(values) => {
+            println!("hint (perfect play from here, plies counted from your move):");
+            for index in 0..pos.rules().width() {
+                let column = Column::new(index);
+                let text = values
+                    .iter()
+                    .find(|m| m.column == column)
+                    .map_or("full".to_string(), |m| {
+                        human::describe(pos.to_move(), m.value)
+                    });
+                println!("  column {column}: {text}");
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! `connectk tournament`: a round robin between named players, written to a results directory.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use connectk::arena::{report, tournament};
+
+use super::arena::progress_bar;
+use super::board::BoardArgs;
+
+/// Play a round robin: every ordered pair of distinct players, so each pair meets with both
+/// colours, N games per pairing. A pairing where a strategy does not apply to its side (e.g.
+/// take-even as P1) is skipped and reported as n/a. Writes DIR/tournament.csv (one row per
+/// pairing with 95% Wilson intervals), DIR/tournament.md, DIR/score-matrix.svg and
+/// DIR/win-rates.svg. Game i of every pairing is seeded from --seed and i, so results do not
+/// depend on the number of threads.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// The players, comma-separated: random, easy, medium, hard, perfect, take-even,
+    /// delayed-take-even, pairing.
+    #[arg(long, value_delimiter = ',', required = true)]
+    players: Vec<String>,
+    /// Games per ordered pairing.
+    #[arg(long, default_value_t = 200)]
+    games: u64,
+    /// Seed of the tournament.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output directory.
+    #[arg(long, default_value = "results/tournament", value_name = "DIR")]
+    out_dir: PathBuf,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let rules = args.board.rules()?;
+    let fixtures = tournament::schedule(rules, &args.players)?;
+    let playable = fixtures
+        .iter()
+        .filter(|f| f.not_applicable.is_none())
+        .count() as u64;
+    eprintln!(
+        "{rules}: {} pairings ({} n/a), {} games each",
+        fixtures.len(),
+        fixtures.len() as u64 - playable,
+        args.games
+    );
+    let bar = progress_bar(playable * args.games)?;
+    let start = Instant::now();
+    let result = tournament::play(
+        rules,
+        &args.players,
+        &fixtures,
+        args.games,
+        args.seed,
+        || bar.inc(1),
+    )?;
+    bar.finish_and_clear();
+    eprintln!(
+        "played {} games in {:.1} s",
+        playable * args.games,
+        start.elapsed().as_secs_f64()
+    );
+    let command = format!(
+        "connectk tournament --rules {} -k {} --width {} --height {} --players {} --games {} --seed {}",
+        rules.variant(),
+        rules.k(),
+        rules.width(),
+        rules.height(),
+        args.players.join(","),
+        args.games,
+        args.seed
+    );
+    let written = report::publish(&args.out_dir, &result, &command)?;
+    println!(
+        "{rules}, {} games per pairing, seed {}",
+        args.games, args.seed
+    );
+    println!(
+        "  {:<20} {:>6} {:>6} {:>6} {:>6} {:>7}",
+        "player", "games", "wins", "draws", "losses", "score"
+    );
+    for (name, s) in result.standings() {
+        println!(
+            "  {name:<20} {:>6} {:>6} {:>6} {:>6} {:>6.1}%",
+            s.games(),
+            s.wins,
+            s.draws,
+            s.losses,
+            100.0 * s.score()
+        );
+    }
+    for pairing in &result.pairings {
+        if let tournament::PairingResult::NotApplicable(reason) = &pairing.result {
+            println!(
+                "  n/a: {} (P1) vs {} (P2): {reason}",
+                pairing.p1, pairing.p2
+            );
+        }
+    }
+    let written: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+    println!("wrote {}", written.join(", "));
+    Ok(ExitCode::SUCCESS)
+}

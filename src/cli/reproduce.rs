@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use connectk::Depth;
 use connectk::sweep::{self, Grid, Shard, Store, store};
 
 /// Solve every misère board of a grid exactly and hold each outcome against Table I of Steele &
@@ -36,6 +37,10 @@ pub struct Args {
     /// Transposition table size per worker, in MiB.
     #[arg(long, default_value_t = 256, value_name = "MIB")]
     table_mb: usize,
+    /// Outcome only: skip the exact remoteness (left empty in the CSV), which is much faster
+    /// on large boards.
+    #[arg(long)]
+    weak: bool,
 }
 
 /// Join the CSV files of `reproduce --shard` runs into the outputs of one run (table1.csv,
@@ -102,7 +107,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     let start = Instant::now();
     let table_bytes = args.table_mb << 20;
-    sweep::run(&boards, &store, table_bytes, |row| {
+    let depth = if args.weak {
+        Depth::Weak
+    } else {
+        Depth::Strong
+    };
+    sweep::run(&boards, &store, table_bytes, depth, |row| {
         bar.set_message(format!(
             "k={} {}x{}: {}",
             row.k, row.width, row.height, row.solver

@@ -147,12 +147,17 @@ impl Solver {
 
     /// Solves `pos` exactly: result and remoteness (no best moves).
     pub fn solve(&mut self, pos: &Position) -> Solution {
-        self.timed(|s| (s.value(pos, Depth::Strong), Vec::new()))
+        self.solve_at(pos, Depth::Strong)
     }
 
     /// Solves `pos` for the result only (no best moves).
     pub fn solve_weak(&mut self, pos: &Position) -> Solution {
-        self.timed(|s| (s.value(pos, Depth::Weak), Vec::new()))
+        self.solve_at(pos, Depth::Weak)
+    }
+
+    /// Solves `pos` at the given depth (no best moves).
+    pub fn solve_at(&mut self, pos: &Position, depth: Depth) -> Solution {
+        self.timed(|s| (s.value(pos, depth), Vec::new()))
     }
 
     /// Solves `pos` at the given depth and finds every move that achieves its value, with one

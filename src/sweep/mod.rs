@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use crate::engine::position::Position;
 use crate::engine::rules::{Rules, Variant};
 use crate::paper::table1;
-use crate::solver::Solver;
+use crate::solver::{Depth, Solver};
 
 pub use grid::{Board, Grid, Shard};
 pub use store::{Row, Store};
@@ -48,11 +48,11 @@ pub enum SweepError {
     },
 }
 
-/// Solves one board of the grid from the empty position, with its own solver.
-pub fn solve_board(board: Board, table_bytes: usize) -> Row {
+/// Solves one board of the grid from the empty position, with its own solver, at `depth`.
+pub fn solve_board(board: Board, table_bytes: usize, depth: Depth) -> Row {
     let rules = board.rules();
     let mut solver = Solver::new(table_bytes);
-    let solution = solver.solve(&Position::new(rules));
+    let solution = solver.solve_at(&Position::new(rules), depth);
     let paper = table1::predict(board.k, board.width, board.height);
     Row {
         rules: Variant::Misere.name().to_string(),
@@ -63,18 +63,19 @@ pub fn solve_board(board: Board, table_bytes: usize) -> Row {
         paper: paper.map(|p| p.label().to_string()),
         solver: solution.value.result.label().to_string(),
         agree: paper.map(|p| p == solution.value.result),
-        remoteness: solution.value.remoteness.unwrap_or(0),
+        remoteness: solution.value.remoteness,
         nodes: solution.nodes,
         seconds: solution.seconds,
     }
 }
 
-/// Solves every board of `boards` not yet in `store`, in parallel, largest first, appending each
-/// row to the store as soon as it is solved; `done` is called after each board.
+/// Solves every board of `boards` not yet in `store` at `depth`, in parallel, largest first,
+/// appending each row to the store as soon as it is solved; `done` is called after each board.
 pub fn run(
     boards: &[Board],
     store: &Store,
     table_bytes: usize,
+    depth: Depth,
     done: impl Fn(&Row) + Sync,
 ) -> Result<(), SweepError> {
     let mut pending: Vec<Board> = boards
@@ -84,7 +85,7 @@ pub fn run(
         .collect();
     pending.sort_by_key(|b| std::cmp::Reverse((b.width * b.height, b.k)));
     pending.par_iter().try_for_each(|&board| {
-        let row = solve_board(board, table_bytes);
+        let row = solve_board(board, table_bytes, depth);
         store.append(&row)?;
         done(&row);
         Ok(())

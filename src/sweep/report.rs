@@ -87,7 +87,7 @@ pub fn markdown(rows: &[Row], mut line_of: impl FnMut(&Row) -> String) -> Markdo
                 row.height,
                 row.paper.as_deref().unwrap_or("-"),
                 row.solver,
-                row.remoteness,
+                row.remoteness.map_or("-".to_string(), |r| r.to_string()),
                 line_of(row)
             );
         }

@@ -29,8 +29,9 @@ pub struct Row {
     pub solver: String,
     /// Whether they agree, empty where the paper makes no claim.
     pub agree: Option<bool>,
-    /// Plies until the game ends under perfect play (for a draw: the number of cells).
-    pub remoteness: u32,
+    /// Plies until the game ends under perfect play (for a draw: the number of cells); empty
+    /// after an outcome-only (weak) sweep.
+    pub remoteness: Option<u32>,
     /// Nodes searched.
     pub nodes: u64,
     /// Wall-clock seconds.
@@ -192,7 +193,7 @@ mod tests {
             paper: Some("Draw".into()),
             solver: "Draw".into(),
             agree: Some(true),
-            remoteness: 3,
+            remoteness: Some(3),
             nodes: 10,
             seconds: 0.5,
         }

@@ -83,3 +83,40 @@ fn batch_goes_on_after_a_bad_line() {
     assert!(stderr.contains("line 2: move 3: bad character"), "{stderr}");
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn reproduce_lists_the_boards_it_gave_up_at_the_node_limit() {
+    let dir = std::env::temp_dir().join(format!("connectk-node-limit-{}", std::process::id()));
+    let out = connectk(
+        &[
+            "reproduce",
+            "--max-cells",
+            "9",
+            "--k-min",
+            "3",
+            "--k-max",
+            "3",
+            "--weak",
+            "--node-limit",
+            "50",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let md = std::fs::read_to_string(dir.join("table1.md")).unwrap();
+    assert!(md.contains("## Not solved within the node limit"), "{md}");
+    assert!(md.contains("- k = 3, 9x1"), "{md}");
+    let csv = std::fs::read_to_string(dir.join("table1.csv")).unwrap();
+    assert!(!csv.contains("misere,3,9,1,"), "{csv}");
+    assert!(
+        csv.contains("misere,3,1,1,"),
+        "small boards are solved: {csv}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -1,6 +1,6 @@
 //! Published values of whole games.
 
-use connectk::{GameResult, Player, Position, Rules, Solver, Variant};
+use connectk::{Depth, GameResult, Player, Position, Rules, Solver, Variant};
 
 #[test]
 fn normal_4x4_connect_4_is_a_draw_to_the_last_cell() {
@@ -37,4 +37,18 @@ fn standard_connect_4_is_a_first_player_win() {
         .solve_weak(&Position::new(Rules::standard()))
         .value;
     assert_eq!(value.result, GameResult::Win(Player::P1));
+}
+
+/// A node limit gives up without an answer, and the solver is sound again afterwards.
+#[test]
+fn a_search_over_its_node_limit_gives_up_and_leaves_the_solver_usable() {
+    let rules = Rules::new(4, 5, 4, Variant::Misere).unwrap();
+    let empty = Position::new(rules);
+    let mut solver = Solver::new(16 << 20);
+    assert_eq!(solver.solve_within(&empty, Depth::Strong, 100), None);
+    let limited = solver
+        .solve_within(&empty, Depth::Strong, u64::MAX)
+        .expect("no limit");
+    let fresh = Solver::new(16 << 20).solve(&empty);
+    assert_eq!(limited.value, fresh.value);
 }

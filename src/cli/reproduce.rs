@@ -7,7 +7,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use connectk::Depth;
-use connectk::sweep::{self, Grid, Shard, Store, store};
+use connectk::sweep::{self, Board, Effort, Grid, Shard, Store, store};
 
 /// Solve every misère board of a grid exactly and hold each outcome against Table I of Steele &
 /// Larremore. Writes DIR/table1.csv (one row per board, appended as boards finish, so a rerun
@@ -41,6 +41,10 @@ pub struct Args {
     /// on large boards.
     #[arg(long)]
     weak: bool,
+    /// Give up on a board after this many search nodes; such boards are listed in table1.md,
+    /// kept out of table1.csv, and tried again by a rerun. Default: no limit.
+    #[arg(long, value_name = "NODES")]
+    node_limit: Option<u64>,
 }
 
 /// Join the CSV files of `reproduce --shard` runs into the outputs of one run (table1.csv,
@@ -106,32 +110,42 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .progress_chars("=> "),
     );
     let start = Instant::now();
-    let table_bytes = args.table_mb << 20;
-    let depth = if args.weak {
-        Depth::Weak
-    } else {
-        Depth::Strong
+    let effort = Effort {
+        table_bytes: args.table_mb << 20,
+        depth: if args.weak {
+            Depth::Weak
+        } else {
+            Depth::Strong
+        },
+        node_limit: args.node_limit.unwrap_or(u64::MAX),
     };
-    sweep::run(&boards, &store, table_bytes, depth, |row| {
+    let unsolved = sweep::run(&boards, &store, effort, |board, row| {
+        let verdict = row.map_or("node limit reached", |r| r.solver.as_str());
         bar.set_message(format!(
-            "k={} {}x{}: {}",
-            row.k, row.width, row.height, row.solver
+            "k={} {}x{}: {verdict}",
+            board.k, board.width, board.height
         ));
         bar.inc(1);
     })?;
     bar.finish_and_clear();
     eprintln!(
-        "solved {pending} boards in {:.1} s",
+        "solved {} of {pending} boards in {:.1} s",
+        pending - unsolved.len(),
         start.elapsed().as_secs_f64()
     );
     if args.shard.is_none() {
-        publish(&args.out, store.rows()?, table_bytes)?;
+        publish(&args.out, store.rows()?, &unsolved, effort.table_bytes)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn publish(dir: &Path, mut rows: Vec<sweep::Row>, table_bytes: usize) -> anyhow::Result<()> {
-    let summary = sweep::publish(dir, &mut rows, table_bytes)?;
+fn publish(
+    dir: &Path,
+    mut rows: Vec<sweep::Row>,
+    unsolved: &[Board],
+    table_bytes: usize,
+) -> anyhow::Result<()> {
+    let summary = sweep::publish(dir, &mut rows, unsolved, table_bytes)?;
     println!("{summary}");
     println!(
         "wrote {0}/table1.csv, {0}/table1.md and {0}/table1-k*.svg",
@@ -153,6 +167,6 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
         }
     }
     std::fs::create_dir_all(&args.out)?;
-    publish(&args.out, rows, args.table_mb << 20)?;
+    publish(&args.out, rows, &[], args.table_mb << 20)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -61,6 +61,22 @@ enum Backend {
     Wide(Search<u128>),
 }
 
+impl Backend {
+    fn set_node_limit(&mut self, limit: u64) {
+        match self {
+            Backend::Narrow(s) => s.set_node_limit(limit),
+            Backend::Wide(s) => s.set_node_limit(limit),
+        }
+    }
+
+    fn exhausted(&self) -> bool {
+        match self {
+            Backend::Narrow(s) => s.exhausted(),
+            Backend::Wide(s) => s.exhausted(),
+        }
+    }
+}
+
 /// An exact solver that reuses its transposition table across positions of the same rules.
 ///
 /// # Examples
@@ -158,6 +174,27 @@ impl Solver {
     /// Solves `pos` at the given depth (no best moves).
     pub fn solve_at(&mut self, pos: &Position, depth: Depth) -> Solution {
         self.timed(|s| (s.value(pos, depth), Vec::new()))
+    }
+
+    /// Like [`Solver::solve_at`], but gives up (returning `None`) once the search has visited
+    /// more than `node_limit` nodes. Giving up forgets the transposition table, whose entries
+    /// from the abandoned search cannot be trusted.
+    pub fn solve_within(
+        &mut self,
+        pos: &Position,
+        depth: Depth,
+        node_limit: u64,
+    ) -> Option<Solution> {
+        let limit = self.nodes().saturating_add(node_limit);
+        self.backend(pos.rules()).set_node_limit(limit);
+        let solution = self.solve_at(pos, depth);
+        let backend = self.backend(pos.rules());
+        if backend.exhausted() {
+            self.backend = None;
+            return None;
+        }
+        backend.set_node_limit(u64::MAX);
+        Some(solution)
     }
 
     /// Solves `pos` at the given depth and finds every move that achieves its value, with one

@@ -22,6 +22,8 @@ pub struct Search<B: Bits> {
     /// One move list per ply, reused so that the search allocates nothing per node.
     move_lists: Vec<Vec<(Score, B)>>,
     nodes: u64,
+    /// The search gives up once `nodes` passes this count (see [`Search::set_node_limit`]).
+    node_limit: u64,
 }
 
 impl<B: Bits> Search<B> {
@@ -35,6 +37,7 @@ impl<B: Bits> Search<B> {
             order: MoveOrder::new(&layout),
             move_lists: vec![Vec::new(); rules.cells() as usize + 1],
             nodes: 0,
+            node_limit: u64::MAX,
         })
     }
 
@@ -46,6 +49,18 @@ impl<B: Bits> Search<B> {
     /// Nodes visited since the search was created.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Makes the search give up once its node count (since creation) passes `limit`. After
+    /// that, [`Search::exhausted`] is true and every score returned, and every table entry
+    /// written, is meaningless: the search must be thrown away.
+    pub fn set_node_limit(&mut self, limit: u64) {
+        self.node_limit = limit;
+    }
+
+    /// Whether the search has passed its node limit.
+    pub fn exhausted(&self) -> bool {
+        self.nodes > self.node_limit
     }
 
     /// Bytes of transposition table.
@@ -121,7 +136,7 @@ impl<B: Bits> Search<B> {
     pub fn negamax(&mut self, pos: &Position<B>, mut alpha: Score, mut beta: Score) -> Score {
         debug_assert!(alpha < beta);
         self.nodes += 1;
-        if pos.empty_cells() == 0 {
+        if pos.empty_cells() == 0 || self.nodes > self.node_limit {
             return 0;
         }
         // The table's bucket is fetched from memory while the node is expanded.

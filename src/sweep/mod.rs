@@ -48,13 +48,25 @@ pub enum SweepError {
     },
 }
 
-/// Solves one board of the grid from the empty position, with its own solver, at `depth`.
-pub fn solve_board(board: Board, table_bytes: usize, depth: Depth) -> Row {
+/// How each board of a sweep is solved.
+#[derive(Clone, Copy, Debug)]
+pub struct Effort {
+    /// Transposition table bytes per board.
+    pub table_bytes: usize,
+    /// Outcome only, or outcome and remoteness.
+    pub depth: Depth,
+    /// Give up on a board after this many nodes (`u64::MAX`: never).
+    pub node_limit: u64,
+}
+
+/// Solves one board of the grid from the empty position, with its own solver; `None` when the
+/// search passes the node limit.
+pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
     let rules = board.rules();
-    let mut solver = Solver::new(table_bytes);
-    let solution = solver.solve_at(&Position::new(rules), depth);
+    let mut solver = Solver::new(effort.table_bytes);
+    let solution = solver.solve_within(&Position::new(rules), effort.depth, effort.node_limit)?;
     let paper = table1::predict(board.k, board.width, board.height);
-    Row {
+    Some(Row {
         rules: Variant::Misere.name().to_string(),
         k: board.k,
         width: board.width,
@@ -66,38 +78,53 @@ pub fn solve_board(board: Board, table_bytes: usize, depth: Depth) -> Row {
         remoteness: solution.value.remoteness,
         nodes: solution.nodes,
         seconds: solution.seconds,
-    }
+    })
 }
 
-/// Solves every board of `boards` not yet in `store` at `depth`, in parallel, largest first,
-/// appending each row to the store as soon as it is solved; `done` is called after each board.
+/// Solves every board of `boards` not yet in `store`, in parallel, largest first, appending each
+/// row to the store as soon as it is solved; `done` is called after each board (with `None`
+/// for a board given up at the node limit). Returns the boards given up, which stay out of
+/// the store so that a rerun tries them again.
 pub fn run(
     boards: &[Board],
     store: &Store,
-    table_bytes: usize,
-    depth: Depth,
-    done: impl Fn(&Row) + Sync,
-) -> Result<(), SweepError> {
+    effort: Effort,
+    done: impl Fn(Board, Option<&Row>) + Sync,
+) -> Result<Vec<Board>, SweepError> {
     let mut pending: Vec<Board> = boards
         .iter()
         .copied()
         .filter(|b| !store.contains(*b))
         .collect();
     pending.sort_by_key(|b| std::cmp::Reverse((b.width * b.height, b.k)));
-    pending.par_iter().try_for_each(|&board| {
-        let row = solve_board(board, table_bytes, depth);
-        store.append(&row)?;
-        done(&row);
-        Ok(())
-    })
+    let given_up = pending
+        .par_iter()
+        .map(|&board| match solve_board(board, effort) {
+            Some(row) => {
+                store.append(&row)?;
+                done(board, Some(&row));
+                Ok(None)
+            }
+            None => {
+                done(board, None);
+                Ok(Some(board))
+            }
+        })
+        .collect::<Result<Vec<Option<Board>>, SweepError>>()?;
+    Ok(given_up.into_iter().flatten().collect())
 }
 
-/// Writes the sorted CSV, the Markdown summary and one plot per k for every row in `rows`,
-/// into `dir`. Returns the summary line.
-pub fn publish(dir: &Path, rows: &mut [Row], table_bytes: usize) -> Result<String, SweepError> {
+/// Writes the sorted CSV, the Markdown summary (listing the `unsolved` boards too) and one plot
+/// per k for every row in `rows`, into `dir`. Returns the summary line.
+pub fn publish(
+    dir: &Path,
+    rows: &mut [Row],
+    unsolved: &[Board],
+    table_bytes: usize,
+) -> Result<String, SweepError> {
     rows.sort_by_key(|r| (r.k, r.width, r.height));
     store::write_all(&dir.join("table1.csv"), rows)?;
-    let markdown = report::markdown(rows, |row| {
+    let markdown = report::markdown(rows, unsolved, |row| {
         let rules = Rules::new(row.k, row.width, row.height, Variant::Misere)
             .expect("rows come from valid rules");
         let mut solver = Solver::new(table_bytes);

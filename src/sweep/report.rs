@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use super::grid::Board;
 use super::store::Row;
 
 /// A rendered summary.
@@ -13,9 +14,14 @@ pub struct Markdown {
     pub summary: String,
 }
 
-/// Renders `rows` (sorted by k, width, height); `line_of` gives a move sequence that shows the
-/// solver's outcome for a disagreeing board (a principal variation).
-pub fn markdown(rows: &[Row], mut line_of: impl FnMut(&Row) -> String) -> Markdown {
+/// Renders `rows` (sorted by k, width, height) and the boards left `unsolved` at the node
+/// limit; `line_of` gives a move sequence that shows the solver's outcome for a disagreeing
+/// board (a principal variation).
+pub fn markdown(
+    rows: &[Row],
+    unsolved: &[Board],
+    mut line_of: impl FnMut(&Row) -> String,
+) -> Markdown {
     let compared: Vec<&Row> = rows.iter().filter(|r| r.agree.is_some()).collect();
     let agreeing = compared.iter().filter(|r| r.agree == Some(true)).count();
     let disagreeing: Vec<&Row> = compared
@@ -28,11 +34,18 @@ pub fn markdown(rows: &[Row], mut line_of: impl FnMut(&Row) -> String) -> Markdo
         rows.iter().map(|r| r.k).max().unwrap_or(0),
     );
     let max_cells = rows.iter().map(|r| r.cells).max().unwrap_or(0);
-    let summary = format!(
+    let mut summary = format!(
         "Table I: {agreeing} of {} misère boards agree with the solver ({} disagree); k {k_min}..{k_max}, width*height <= {max_cells}.",
         compared.len(),
         disagreeing.len()
     );
+    if !unsolved.is_empty() {
+        let _ = write!(
+            summary,
+            " {} boards not solved within the node limit.",
+            unsolved.len()
+        );
+    }
 
     let mut text = String::new();
     let _ = writeln!(
@@ -90,6 +103,14 @@ pub fn markdown(rows: &[Row], mut line_of: impl FnMut(&Row) -> String) -> Markdo
                 row.remoteness.map_or("-".to_string(), |r| r.to_string()),
                 line_of(row)
             );
+        }
+    }
+    if !unsolved.is_empty() {
+        let _ = writeln!(text, "\n## Not solved within the node limit\n");
+        let mut unsolved = unsolved.to_vec();
+        unsolved.sort_by_key(|b| (b.k, b.width, b.height));
+        for b in unsolved {
+            let _ = writeln!(text, "- k = {}, {}x{}", b.k, b.width, b.height);
         }
     }
     Markdown { text, summary }

@@ -165,9 +165,48 @@ fn expand_misere<B: Bits>(pos: &Position<B>) -> Expansion<B> {
         }
     }
     // I have a safe move, so I lose at ply p+3 at the earliest; no win at p+2 exists.
+    let moves = drop_moves_losing_at_the_next_turn(pos, safe, their_forbidden);
+    if moves.is_empty() {
+        return Expansion::Decided(loss_at(cells, p + 3));
+    }
     Expansion::Open {
-        moves: safe,
+        moves,
         lower: loss_at(cells, p + 3).min(0),
         upper: win_at(cells, p + 4).max(0),
     }
+}
+
+/// Misère rules: the safe moves after which the opponent has a safe reply that leaves me only
+/// cells completing my own line (so I lose with my next disc, at ply p+3) are dropped.
+///
+/// Sound and exact: with a safe move available I cannot lose before ply p+3, so such a move
+/// has the lowest score any move can have, and dropping it never changes the node's value
+/// while another move is kept. When every safe move is dropped, the node is a loss at p+3,
+/// which the caller reports. A reply that fills the board ends the game drawn, so it does not
+/// count.
+#[inline]
+fn drop_moves_losing_at_the_next_turn<B: Bits>(
+    pos: &Position<B>,
+    safe: B,
+    their_forbidden: B,
+) -> B {
+    let layout = pos.layout();
+    let full = layout.full();
+    let playable = pos.playable();
+    let mut kept = safe;
+    for m in BitIter(safe) {
+        let mask = pos.mask() | m;
+        let mine_forbidden = layout.completing_cells(pos.current() | m) & full & !mask;
+        let their_playable = (playable ^ m) | ((m << 1) & full);
+        let their_safe = their_playable & !their_forbidden;
+        let loses = BitIter(their_safe).any(|r| {
+            let after = mask | r;
+            let my_playable = (their_playable ^ r) | ((r << 1) & full);
+            after != full && (my_playable & !mine_forbidden).is_empty()
+        });
+        if loses {
+            kept &= !m;
+        }
+    }
+    kept
 }

@@ -61,15 +61,27 @@ impl<B: Bits> MoveOrder<B> {
         }
     }
 
-    /// Fills `out` with `moves` best first. `first` (a column) goes ahead of everything.
+    /// Fills `out` with `moves` best first. `first` (a column) goes ahead of everything; under
+    /// misère rules the move on `above_last` (the cell above the opponent's last disc) comes
+    /// next: answering on top keeps every column filled in pairs, which denies the opponent
+    /// the safe cells it needs late in the game.
     #[inline]
-    pub fn sort(&self, pos: &Position<B>, moves: B, first: Option<u32>, out: &mut Vec<(i32, B)>) {
+    pub fn sort(
+        &self,
+        pos: &Position<B>,
+        moves: B,
+        first: Option<u32>,
+        above_last: B,
+        out: &mut Vec<(i32, B)>,
+    ) {
         out.clear();
         let layout = pos.layout();
         for m in BitIter(moves) {
             let column = layout.bit_cell(m).column;
             let priority = if Some(column) == first {
                 i32::MAX
+            } else if m == above_last && self.variant == Variant::Misere {
+                i32::MAX - 1
             } else {
                 let after = pos.current() | m;
                 let empty_after = layout.full() & !(pos.mask() | m);

@@ -133,7 +133,19 @@ impl<B: Bits> Search<B> {
     ///
     /// Contract (fail-soft): the true score `v` and the result `r` satisfy `r >= v` when
     /// `r <= alpha`, `r <= v` when `r >= beta`, and `r == v` when `alpha < r < beta`.
-    pub fn negamax(&mut self, pos: &Position<B>, mut alpha: Score, mut beta: Score) -> Score {
+    pub fn negamax(&mut self, pos: &Position<B>, alpha: Score, beta: Score) -> Score {
+        self.node(pos, alpha, beta, B::ZERO)
+    }
+
+    /// [`Search::negamax`] where `above_last` is the cell just above the opponent's last disc
+    /// (a hint for move ordering only; empty when unknown).
+    fn node(
+        &mut self,
+        pos: &Position<B>,
+        mut alpha: Score,
+        mut beta: Score,
+        above_last: B,
+    ) -> Score {
         debug_assert!(alpha < beta);
         self.nodes += 1;
         if pos.empty_cells() == 0 || self.nodes > self.node_limit {
@@ -186,13 +198,13 @@ impl<B: Bits> Search<B> {
 
         let ply = pos.plies() as usize;
         let mut list = std::mem::take(&mut self.move_lists[ply]);
-        self.order.sort(pos, moves, first, &mut list);
+        self.order.sort(pos, moves, first, above_last, &mut list);
         let mut best = Score::MIN;
         let mut best_move = B::ZERO;
         for &(_, m) in &list {
             let mut child = *pos;
             child.play_bit(m);
-            let score = -self.negamax(&child, -beta, -alpha);
+            let score = -self.node(&child, -beta, -alpha, m << 1);
             if score > best {
                 best = score;
                 best_move = m;

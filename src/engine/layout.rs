@@ -18,6 +18,31 @@ use super::bits::Bits;
 use super::outcome::Cell;
 use super::rules::Rules;
 
+/// Evaluates `$body` with `$k` bound to the value of `$value`, as a literal constant for the
+/// common line lengths, so that the inlined line-scanning loops are unrolled for them.
+macro_rules! with_constant_k {
+    ($value:expr, |$k:ident| $body:expr) => {
+        match $value {
+            3 => {
+                let $k = 3;
+                $body
+            }
+            4 => {
+                let $k = 4;
+                $body
+            }
+            5 => {
+                let $k = 5;
+                $body
+            }
+            other => {
+                let $k = other;
+                $body
+            }
+        }
+    };
+}
+
 /// Precomputed masks and line directions for one set of rules and one bit type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout<B: Bits> {
@@ -169,7 +194,11 @@ impl<B: Bits> Layout<B> {
     /// player can still take part in a line.
     #[inline]
     pub fn window_cells(&self, cells: B) -> B {
-        let k = self.rules.k();
+        with_constant_k!(self.rules.k(), |k| self.window_cells_of(cells, k))
+    }
+
+    #[inline(always)]
+    fn window_cells_of(&self, cells: B, k: u32) -> B {
         let mut covered = B::ZERO;
         for &s in &self.shifts[..self.directions] {
             let starts = Self::runs(cells, k, s) & self.full;
@@ -185,7 +214,11 @@ impl<B: Bits> Layout<B> {
     /// Occupied cells are included when they qualify; callers mask with the empty cells they care about.
     #[inline]
     pub fn completing_cells(&self, stones: B) -> B {
-        let k = self.rules.k();
+        with_constant_k!(self.rules.k(), |k| self.completing_cells_of(stones, k))
+    }
+
+    #[inline(always)]
+    fn completing_cells_of(&self, stones: B, k: u32) -> B {
         let mut cells = B::ZERO;
         for &s in &self.shifts[..self.directions] {
             for below in 0..k {
@@ -235,7 +268,15 @@ impl<B: Bits> Layout<B> {
     /// The left-right mirror image of a set of cells.
     #[inline]
     pub fn mirror(&self, bits: B) -> B {
-        let w = self.rules.width();
+        // The standard width gets its own unrolled copy of the loop.
+        match self.rules.width() {
+            7 => self.mirror_of(bits, 7),
+            w => self.mirror_of(bits, w),
+        }
+    }
+
+    #[inline(always)]
+    fn mirror_of(&self, bits: B, w: u32) -> B {
         let stride = self.stride();
         let column = (B::ONE << stride) - B::ONE;
         let mut out = B::ZERO;

@@ -83,3 +83,51 @@ fn batch_goes_on_after_a_bad_line() {
     assert!(stderr.contains("line 2: move 3: bad character"), "{stderr}");
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn verify_checks_the_relaxed_game_and_refuses_strategies_out_of_range() {
+    let out = connectk(
+        &[
+            "verify",
+            "--rules",
+            "misere",
+            "-k",
+            "3",
+            "--width",
+            "8",
+            "--height",
+            "1",
+            "--strategy",
+            "canonical",
+            "--player",
+            "P1",
+            "--claim",
+            "draw-or-better",
+            "--opponent-cannot-lose",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(json["verdict"], "holds");
+    assert_eq!(json["rulebook"], "opponent-cannot-lose");
+    assert_bad_input(
+        &[
+            "verify",
+            "--rules",
+            "misere",
+            "-k",
+            "3",
+            "--strategy",
+            "tally",
+            "--player",
+            "P2",
+        ],
+        "k must be 2",
+    );
+    assert_bad_input(
+        &["verify", "--strategy", "tallies", "--player", "P2"],
+        "expected one of take-even, delayed-take-even, pairing, tally, canonical",
+    );
+}

@@ -101,8 +101,10 @@ pub fn has_contradiction(row: &[Option<Player>]) -> bool {
 /// discussion before Theorem 4:
 /// 1. an offensive play, against a wall when possible (the "exclusive offensive play": after
 ///    the opening it is O's reply to an opening that leaves a wall templated for X);
-/// 2. a double contradiction, when the row has no contradiction yet, the opponent is then not
-///    ahead by tally and has no offensive reply (Lemma 2's second move after a wall opening);
+/// 2. a double contradiction, when in-template play alone cannot win by tally (the row has
+///    no contradiction yet and the player's tally is at most one above the opponent's), the
+///    opponent is then not ahead by tally and has no offensive reply (Lemma 2's second move
+///    after a wall opening, and the w = 6 line before Theorem 4);
 /// 3. an in-template play, preferring one that leaves the opponent no offensive play, then a
 ///    wall cell (Lemma 1: taking the wall removes the offensive play on that side), then the
 ///    leftmost.
@@ -127,7 +129,11 @@ pub fn tally_move(row: &[Option<Player>], player: Player) -> Option<usize> {
     if let Some(c) = of_kind(Play::Offensive).min_by_key(|&c| (!is_wall(c), c)) {
         return Some(c);
     }
-    if !has_contradiction(row) {
+    let before = Tally::of(row)?;
+    // After an in-template move the opponent moves at (a, b - 1); with no contradiction on the
+    // row the opponent runs out of in-template moves first only when a < b - 1.
+    let template_wins = before.of_player(player) >= before.of_player(opponent) + 2;
+    if !has_contradiction(row) && !template_wins {
         let winning = of_kind(Play::DoubleContradiction).find(|&c| {
             let next = with(c);
             Tally::of(&next).is_some_and(|t| t.of_player(opponent) <= t.of_player(player))

@@ -113,3 +113,13 @@ fn bots_block_immediate_losses_at_their_rates() {
     let hits = choice_count(rules, moves, "medium", trials, losing);
     assert_rate(hits, trials, 0.7 / 7.0, "medium played the losing column");
 }
+
+#[test]
+fn every_paper_strategy_is_an_arena_player() {
+    for name in connectk::strategy::NAMES {
+        assert!(
+            connectk::arena::PLAYER_NAMES.contains(name),
+            "{name} is missing from the arena's player list"
+        );
+    }
+}

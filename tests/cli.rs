@@ -120,3 +120,51 @@ fn reproduce_lists_the_boards_it_gave_up_at_the_node_limit() {
     );
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn verify_checks_the_relaxed_game_and_refuses_strategies_out_of_range() {
+    let out = connectk(
+        &[
+            "verify",
+            "--rules",
+            "misere",
+            "-k",
+            "3",
+            "--width",
+            "8",
+            "--height",
+            "1",
+            "--strategy",
+            "canonical",
+            "--player",
+            "P1",
+            "--claim",
+            "draw-or-better",
+            "--opponent-cannot-lose",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(json["verdict"], "holds");
+    assert_eq!(json["rulebook"], "opponent-cannot-lose");
+    assert_bad_input(
+        &[
+            "verify",
+            "--rules",
+            "misere",
+            "-k",
+            "3",
+            "--strategy",
+            "tally",
+            "--player",
+            "P2",
+        ],
+        "k must be 2",
+    );
+    assert_bad_input(
+        &["verify", "--strategy", "tallies", "--player", "P2"],
+        "expected one of take-even, delayed-take-even, pairing, tally, canonical",
+    );
+}

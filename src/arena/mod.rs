@@ -27,6 +27,8 @@ pub const PLAYER_NAMES: &[&str] = &[
     "take-even",
     "delayed-take-even",
     "pairing",
+    "tally",
+    "canonical",
 ];
 
 /// The player called `name`, playing `player` under `rules`, with its randomness seeded by

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 use serde::Serialize;
 
-use connectk::verify::{Claim, Verdict, verify};
+use connectk::verify::{Claim, Rulebook, Verdict, verify_under};
 use connectk::{Player, notation, strategy};
 
 use super::board::BoardArgs;
@@ -17,7 +17,7 @@ use super::board::BoardArgs;
 pub struct Args {
     #[command(flatten)]
     board: BoardArgs,
-    /// The strategy: take-even, delayed-take-even or pairing.
+    /// The strategy: take-even, delayed-take-even, pairing, tally or canonical.
     #[arg(long)]
     strategy: String,
     /// The player the strategy plays.
@@ -26,9 +26,16 @@ pub struct Args {
     /// What the strategy must achieve.
     #[arg(long, value_enum, default_value = "win")]
     claim: ClaimArg,
-    /// Start from the position after these moves instead of the empty board.
+    /// Start from the position after these moves instead of the empty board (played under the
+    /// game's own rules).
     #[arg(long, default_value = "")]
     moves: String,
+    /// Check Appendix A's relaxed game, in which the opponent cannot lose: lines the opponent
+    /// completes are ignored (they neither end nor decide the game), so only a line of the
+    /// strategy's player or a full board ends it. With --claim draw-or-better under misère
+    /// rules this checks that the strategy's player never completes a line of k.
+    #[arg(long)]
+    opponent_cannot_lose: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -52,6 +59,7 @@ enum ClaimArg {
 struct JsonVerdict<'a> {
     rules: String,
     strategy: &'a str,
+    rulebook: Rulebook,
     player: Player,
     claim: Claim,
     #[serde(flatten)]
@@ -71,7 +79,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut strategy = strategy::by_name(&args.strategy, rules, player)?;
     let (start, moves) = notation::parse(rules, &args.moves)?;
-    let verdict = verify(strategy.as_mut(), player, claim, &start, &moves);
+    let rulebook = if args.opponent_cannot_lose {
+        Rulebook::OpponentCannotLose
+    } else {
+        Rulebook::Standard
+    };
+    let verdict = verify_under(rulebook, strategy.as_mut(), player, claim, &start, &moves);
     let refutation = match &verdict {
         Verdict::Refuted { line, .. } => {
             let mut full = moves.clone();
@@ -84,6 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let json = JsonVerdict {
             rules: rules.to_string(),
             strategy: strategy.name(),
+            rulebook,
             player,
             claim,
             verdict: &verdict,
@@ -95,10 +109,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Claim::Win => "wins",
             Claim::DrawOrBetter => "never loses",
         };
+        let relaxed = match rulebook {
+            Rulebook::Standard => "",
+            Rulebook::OpponentCannotLose => " (the opponent cannot lose)",
+        };
         println!(
-            "claim: {} playing {player} {claim_text} on {}",
+            "claim: {} playing {player} {claim_text} on {rules}{relaxed}",
             strategy.name(),
-            rules
         );
         match &verdict {
             Verdict::Holds {

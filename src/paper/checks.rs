@@ -8,7 +8,7 @@ use crate::engine::position::Position;
 use crate::engine::rules::{Rules, Variant};
 use crate::solver::Solver;
 use crate::strategy;
-use crate::verify::{Claim, Verdict, verify};
+use crate::verify::{Claim, Rulebook, Verdict, verify_under};
 
 use super::table1;
 
@@ -24,6 +24,19 @@ pub enum Heights {
     OddAtLeast3,
     /// Height 1 only.
     One,
+}
+
+/// Which widths a case covers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Widths {
+    /// Every width in range.
+    #[default]
+    Any,
+    /// Odd widths.
+    Odd,
+    /// Even widths.
+    Even,
 }
 
 /// Who plays the strategy.
@@ -61,6 +74,10 @@ pub enum Check {
         /// Check the longest game equals this number of plies.
         #[serde(default)]
         longest: Option<u32>,
+        /// Check Appendix A's relaxed game, in which the opponent's lines are ignored
+        /// ([`Rulebook::OpponentCannotLose`]).
+        #[serde(default)]
+        opponent_cannot_lose: bool,
     },
 }
 
@@ -82,9 +99,15 @@ pub struct Case {
     pub height: (u32, u32),
     /// Which heights in range.
     pub heights: Heights,
+    /// Which widths in range.
+    #[serde(default)]
+    pub widths: Widths,
     /// Only boards with width >= k.
     #[serde(default)]
     pub width_at_least_k: bool,
+    /// Only boards with width < k (section F's narrow boards).
+    #[serde(default)]
+    pub width_below_k: bool,
     /// Only boards with at most this many cells.
     pub max_cells: u32,
     /// The check to run on each board.
@@ -125,8 +148,16 @@ impl Case {
                         Heights::OddAtLeast3 => h >= 3 && h % 2 == 1,
                         Heights::One => h == 1,
                     };
-                    let fits = w * h <= self.max_cells && (!self.width_at_least_k || w >= k);
+                    let width_ok = match self.widths {
+                        Widths::Any => true,
+                        Widths::Odd => w % 2 == 1,
+                        Widths::Even => w % 2 == 0,
+                    };
+                    let fits = w * h <= self.max_cells
+                        && (!self.width_at_least_k || w >= k)
+                        && (!self.width_below_k || w < k);
                     if height_ok
+                        && width_ok
                         && fits
                         && let Ok(rules) = Rules::new(k, w, h, Variant::Misere)
                     {
@@ -172,7 +203,13 @@ impl Case {
                 claim,
                 corollary_1_bound,
                 longest,
+                opponent_cannot_lose,
             } => {
+                let rulebook = if *opponent_cannot_lose {
+                    Rulebook::OpponentCannotLose
+                } else {
+                    Rulebook::Standard
+                };
                 let players = match side {
                     Side::P1 => vec![Player::P1],
                     Side::P2 => vec![Player::P2],
@@ -188,7 +225,8 @@ impl Case {
                             Err(e) => return row(Some(player), false, e.to_string(), None),
                         };
                         let start = Position::new(rules);
-                        match verify(strategy.as_mut(), player, *claim, &start, &[]) {
+                        match verify_under(rulebook, strategy.as_mut(), player, *claim, &start, &[])
+                        {
                             Verdict::Holds {
                                 positions,
                                 longest_game,

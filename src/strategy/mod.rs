@@ -1,16 +1,20 @@
 //! The paper's strategies as players behind one small trait.
 
+pub mod canonical;
 pub mod delayed_take_even;
 pub mod pairing;
 pub mod take_even;
+pub mod tally;
 
-use crate::engine::outcome::Player;
+use crate::engine::outcome::{Cell, Player};
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
 
+pub use canonical::Canonical;
 pub use delayed_take_even::DelayedTakeEven;
 pub use pairing::Pairing;
 pub use take_even::TakeEven;
+pub use tally::TallyPlay;
 
 /// A game in progress as a strategy sees it: the position and the moves that led to it.
 #[derive(Clone, Copy, Debug)]
@@ -71,6 +75,13 @@ impl StrategyError {
     }
 }
 
+/// The bottom row of `position`, left to right: who holds each cell, if anyone.
+pub fn bottom_row(position: &Position) -> Vec<Option<Player>> {
+    (0..position.rules().width())
+        .map(|column| position.cell(Cell { column, row: 0 }))
+        .collect()
+}
+
 /// A player that picks a column for the side to move.
 ///
 /// The strategies of the paper choose from the position and the last move only (never from
@@ -88,7 +99,13 @@ pub trait Strategy: Send {
 }
 
 /// The names accepted by [`by_name`].
-pub const NAMES: &[&str] = &["take-even", "delayed-take-even", "pairing"];
+pub const NAMES: &[&str] = &[
+    "take-even",
+    "delayed-take-even",
+    "pairing",
+    "tally",
+    "canonical",
+];
 
 /// Why a strategy could not be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -115,6 +132,8 @@ pub fn by_name(name: &str, rules: Rules, player: Player) -> Result<Box<dyn Strat
         "take-even" => Ok(Box::new(TakeEven::new(rules, player)?)),
         "delayed-take-even" => Ok(Box::new(DelayedTakeEven::new(rules, player)?)),
         "pairing" => Ok(Box::new(Pairing::new(rules, player)?)),
+        "tally" => Ok(Box::new(TallyPlay::new(rules, player)?)),
+        "canonical" => Ok(Box::new(Canonical::new(rules, player)?)),
         _ => Err(LookupError::Unknown {
             name: name.to_string(),
             known: NAMES.join(", "),

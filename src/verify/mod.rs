@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::outcome::{GameResult, Player};
+use crate::engine::outcome::{GameResult, Outcome, Player, Reason};
 use crate::engine::position::{Column, Position};
 use crate::strategy::{Game, Strategy};
 
@@ -26,6 +26,20 @@ impl Claim {
             Claim::DrawOrBetter => result != GameResult::Win(player.other()),
         }
     }
+}
+
+/// Which rules the game is checked under.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rulebook {
+    /// The game's own rules: any line of k ends the game.
+    #[default]
+    Standard,
+    /// Appendix A's relaxed game: the opponent of the strategy's player cannot lose. Lines the
+    /// opponent completes are ignored (they neither end nor decide the game); only a line of
+    /// the strategy's player or a full board ends it. Under misère rules a claim of
+    /// draw-or-better then says the strategy's player never completes a line of k.
+    OpponentCannotLose,
 }
 
 /// The checker's answer.
@@ -65,8 +79,22 @@ enum Node {
     },
 }
 
-/// Checks `claim` for `strategy` playing `player` from `start` (reached by `moves`).
+/// Checks `claim` for `strategy` playing `player` from `start` (reached by `moves`) under the
+/// game's own rules.
 pub fn verify(
+    strategy: &mut dyn Strategy,
+    player: Player,
+    claim: Claim,
+    start: &Position,
+    moves: &[Column],
+) -> Verdict {
+    verify_under(Rulebook::Standard, strategy, player, claim, start, moves)
+}
+
+/// Checks `claim` for `strategy` playing `player` from `start` (reached by `moves`) under
+/// `rulebook`.
+pub fn verify_under(
+    rulebook: Rulebook,
     strategy: &mut dyn Strategy,
     player: Player,
     claim: Claim,
@@ -77,6 +105,7 @@ pub fn verify(
         strategy,
         player,
         claim,
+        rulebook,
         memo: HashMap::new(),
     };
     let mut history = moves.to_vec();
@@ -102,6 +131,7 @@ struct Checker<'s> {
     strategy: &'s mut dyn Strategy,
     player: Player,
     claim: Claim,
+    rulebook: Rulebook,
     /// Keyed by the position and the last move, the only history a strategy may use.
     memo: HashMap<(u128, Option<Column>), Node>,
 }
@@ -117,8 +147,31 @@ impl Checker<'_> {
         node
     }
 
+    /// The position after `column` is played in `pos`. In the relaxed game the opponent's disc
+    /// is dropped without looking for a line.
+    fn step(&self, pos: &Position, column: Column) -> Position {
+        if self.rulebook == Rulebook::OpponentCannotLose && pos.to_move() != self.player {
+            let mut next = *pos;
+            next.play_bit(pos.landing(column));
+            next
+        } else {
+            pos.played(column).expect("legal column")
+        }
+    }
+
+    /// How the game ended at `pos`, if it did. A full board is a draw even when the relaxed
+    /// game's last disc was dropped without a status update.
+    fn ending(pos: &Position) -> Option<Outcome> {
+        pos.outcome().or_else(|| {
+            (pos.empty_cells() == 0).then_some(Outcome {
+                result: GameResult::Draw,
+                reason: Reason::BoardFull,
+            })
+        })
+    }
+
     fn evaluate(&mut self, pos: &Position, history: &mut Vec<Column>) -> Node {
-        if let Some(outcome) = pos.outcome() {
+        if let Some(outcome) = Self::ending(pos) {
             return if self.claim.holds(outcome.result, self.player) {
                 Node::Holds {
                     longest: pos.plies(),
@@ -164,7 +217,7 @@ impl Checker<'_> {
         let mut longest = 0;
         let mut shortest: Option<(u32, Column, String)> = None;
         for column in choices {
-            let child = pos.played(column).expect("legal column");
+            let child = self.step(pos, column);
             history.push(column);
             let result = self.node(&child, history);
             history.pop();
@@ -200,7 +253,7 @@ impl Checker<'_> {
                 Some(Node::Fails {
                     next: Some(column), ..
                 }) => {
-                    pos.play(*column).expect("memo moves are legal");
+                    pos = self.step(&pos, *column);
                     history.push(*column);
                     line.push(*column);
                 }

@@ -71,10 +71,11 @@ fn run_sample(stride: usize, at_least: usize) {
 }
 
 /// Every 33rd line: 2,048 positions. The solver needs about 1.6 s of CPU per position on
-/// average (up to about 35 s), so this takes about half an hour on 2 threads in release: run
-/// it with `--ignored`, or run the `experiments/uci-*.json` experiments instead.
+/// average (median 0.5 s, up to about 33 s: `results/uci-sample/`), so this takes about 27
+/// minutes on 2 idle cores in release: run it with `--ignored`, or run the
+/// `experiments/uci-*.json` experiments instead.
 #[test]
-#[ignore = "slow: about half an hour in release on 2 cores (2,048 positions)"]
+#[ignore = "slow: about 27 minutes in release on 2 cores (2,048 positions)"]
 fn weak_solver_agrees_with_the_uci_connect_4_data_set() {
     run_sample(33, 2_000);
 }

@@ -144,7 +144,8 @@ fn chunk_len(pending: usize, workers: usize) -> usize {
 ///
 /// Each thread of the current rayon pool runs one worker with one [`Solver`] of `table_bytes`,
 /// whose table is reused from one position to the next; workers take contiguous chunks of
-/// the pending examples in file order.
+/// the pending examples in file order. The first solve of each worker also pays for
+/// allocating its table.
 ///
 /// # Errors
 /// [`StoreError`] when a row cannot be written (the workers then stop after their current

@@ -44,7 +44,8 @@ pub enum Problem {
     /// A disc rests on an empty cell.
     #[error("cell {0} holds a disc above an empty cell")]
     FloatingDisc(String),
-    /// No alternation of x (first) and o moves fills exactly these cells.
+    /// No alternation of x (first) and o moves fills exactly these cells, or the order found
+    /// completes a line before its last move (the data set's positions hold no line).
     #[error("no move order (x first, then alternating with o) gives these cells")]
     NoMoveOrder,
 }

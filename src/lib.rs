@@ -14,8 +14,10 @@ pub mod arena;
 pub mod engine;
 pub mod paper;
 pub mod solver;
+pub mod store;
 pub mod strategy;
 pub mod sweep;
+pub mod uci;
 pub mod verify;
 
 pub use engine::bits::Bits;

@@ -168,3 +168,81 @@ fn verify_checks_the_relaxed_game_and_refuses_strategies_out_of_range() {
         "expected one of take-even, delayed-take-even, pairing, tally, canonical",
     );
 }
+
+/// A scratch directory for one test, removed first if a previous run left it behind.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("connectk-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// Two UCI lines with the same cells (x to move wins at once on a4): the first labelled a
+/// win, the second a loss.
+const UCI_LINES: &str = "x,x,x,b,b,b,o,o,o,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,\
+                         b,b,b,b,b,b,b,b,b,b,b,b,win\n\
+                         x,x,x,b,b,b,o,o,o,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,\
+                         b,b,b,b,b,b,b,b,b,b,b,b,loss\n";
+
+#[test]
+fn uci_refuses_bad_input_with_status_two() {
+    assert_bad_input(
+        &["uci", "--data", "/no/such/file"],
+        "cannot read UCI data set /no/such/file",
+    );
+    let dir = scratch("uci-bad");
+    let data = dir.join("bad.data");
+    std::fs::write(&data, UCI_LINES.replace("loss", "lost")).unwrap();
+    let data = data.to_str().unwrap();
+    assert_bad_input(
+        &["uci", "--data", data],
+        "line 2: class \"lost\", expected win, loss or draw",
+    );
+    assert_bad_input(&["uci", "--data", data, "--every", "0"], "--every 0");
+    assert_bad_input(
+        &["uci", "--data", data, "--every", "2", "--offset", "2"],
+        "the offset must be below the stride",
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn uci_reports_disagreements_with_status_one_and_resumes() {
+    let dir = scratch("uci");
+    let data = dir.join("two.data");
+    std::fs::write(&data, UCI_LINES).unwrap();
+    let (data, out) = (data.to_str().unwrap(), dir.join("out"));
+    let out = out.to_str().unwrap();
+    let first = connectk(
+        &[
+            "uci",
+            "--data",
+            data,
+            "--every",
+            "2",
+            "--table-mb",
+            "16",
+            "--out",
+            out,
+        ],
+        "",
+    );
+    assert_eq!(first.status.code(), Some(0));
+    let second = connectk(
+        &["uci", "--data", data, "--table-mb", "16", "--out", out],
+        "",
+    );
+    let stdout = String::from_utf8_lossy(&second.stdout);
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("1 already in"), "{stderr}");
+    assert!(
+        stdout.contains("1 of 2 checked lines agree with the weak solver (1 disagree)"),
+        "{stdout}"
+    );
+    let md = std::fs::read_to_string(dir.join("out/uci.md")).unwrap();
+    assert!(md.contains("| 2 | `121212` | P2 | P1 |"), "{md}");
+    let csv = std::fs::read_to_string(dir.join("out/uci.csv")).unwrap();
+    assert!(csv.starts_with("line,moves,expected,solver,agree,nodes,micros,cpu_micros\n1,"));
+    std::fs::remove_dir_all(dir).unwrap();
+}

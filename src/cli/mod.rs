@@ -11,6 +11,7 @@ mod reproduce;
 mod show;
 mod solve;
 mod tournament;
+mod uci;
 mod verify;
 
 use std::process::ExitCode;
@@ -47,6 +48,7 @@ enum Command {
     Arena(arena::Args),
     Tournament(tournament::Args),
     Play(play::Args),
+    Uci(uci::Args),
 }
 
 /// Runs the command line and turns every error into one line on stderr and exit status 2.
@@ -75,6 +77,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Arena(args) => arena::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Play(args) => play::run(args),
+        Command::Uci(args) => uci::run(args),
     }
 }
 

@@ -7,7 +7,8 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use connectk::Depth;
-use connectk::sweep::{self, Board, Effort, Grid, Shard, Store, store};
+use connectk::store::read_rows;
+use connectk::sweep::{self, Board, Effort, Grid, Shard, Store};
 
 /// Solve every misère board of a grid exactly and hold each outcome against Table I of Steele &
 /// Larremore. Writes DIR/table1.csv (one row per board, appended as boards finish, so a rerun
@@ -92,7 +93,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => args.out.join("table1.csv"),
     };
     let store = Store::open(&csv)?;
-    let pending = boards.iter().filter(|b| !store.contains(**b)).count();
+    let pending = boards.iter().filter(|b| !store.contains(b)).count();
     eprintln!(
         "{} boards (k {}..{}, width*height <= {}), {} already in {}, {} to solve",
         boards.len(),
@@ -160,7 +161,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
         if !file.exists() {
             anyhow::bail!("cannot read shard file {}: no such file", file.display());
         }
-        for row in store::read_rows(file)? {
+        for row in read_rows::<sweep::Row>(file)? {
             if !rows.iter().any(|r| r.board() == row.board()) {
                 rows.push(row);
             }

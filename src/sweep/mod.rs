@@ -30,14 +30,9 @@ pub enum SweepError {
         /// The underlying error.
         source: std::io::Error,
     },
-    /// A CSV file is malformed.
-    #[error("{path}: {source}")]
-    Csv {
-        /// The file.
-        path: String,
-        /// The underlying error.
-        source: csv::Error,
-    },
+    /// The CSV store could not be read or written.
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
     /// A plot could not be drawn.
     #[error("{path}: cannot draw plot: {message}")]
     Plot {
@@ -94,7 +89,7 @@ pub fn run(
     let mut pending: Vec<Board> = boards
         .iter()
         .copied()
-        .filter(|b| !store.contains(*b))
+        .filter(|b| !store.contains(b))
         .collect();
     pending.sort_by_key(|b| std::cmp::Reverse((b.width * b.height, b.k)));
     let given_up = pending
@@ -123,7 +118,7 @@ pub fn publish(
     table_bytes: usize,
 ) -> Result<String, SweepError> {
     rows.sort_by_key(|r| (r.k, r.width, r.height));
-    store::write_all(&dir.join("table1.csv"), rows)?;
+    crate::store::write_all(&dir.join("table1.csv"), rows)?;
     let markdown = report::markdown(rows, unsolved, |row| {
         let rules = Rules::new(row.k, row.width, row.height, Variant::Misere)
             .expect("rows come from valid rules");

@@ -1,0 +1,134 @@
+//! `connectk uci`: check the weak solver against the UCI Connect-4 data set.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use connectk::store::write_all;
+use connectk::uci::report::{self, RunInfo};
+use connectk::uci::{self, Row, Selection, Store};
+
+/// Weak-solve lines of the UCI Connect-4 data set (Tromp, 1995: every 8-ply position of 7x6
+/// Connect Four with no line and no immediate win, with its normal-rules value for x, the
+/// first player) and check each against its label.
+///
+/// Lines are solved in parallel: each worker keeps one solver, whose table is reused between
+/// positions, and takes contiguous runs of the selected lines. Every result is appended to
+/// DIR/uci.csv at once (line, moves, expected, solver, agree, nodes, micros, cpu_micros), so an
+/// interrupted check loses nothing and a rerun skips the lines already there. At the end the
+/// CSV is rewritten in line order and DIR/uci.md summarises every row in it: counts, nodes,
+/// CPU and wall time, and each disagreement. Exit status: 0 if all rows agree, 1 if any
+/// disagrees, 2 for bad input.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The data set file, connect-4.data (67,557 lines of 42 cells a1..g6 and a class).
+    #[arg(long, value_name = "PATH")]
+    data: PathBuf,
+    /// Check every N-th line (1: the whole data set, hours of CPU).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    every: usize,
+    /// Start at line O + 1 (0 <= O < N), to check a different slice of the same stride.
+    #[arg(long, default_value_t = 0, value_name = "O")]
+    offset: usize,
+    /// Output directory.
+    #[arg(long, default_value = "results/uci", value_name = "DIR")]
+    out: PathBuf,
+    /// Transposition table size per worker, in MiB.
+    #[arg(long, default_value_t = 256, value_name = "MIB")]
+    table_mb: usize,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// Solve nothing: only rewrite DIR/uci.md from the rows already in DIR/uci.csv.
+    #[arg(long)]
+    report_only: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let selection = Selection::new(args.every, args.offset)?;
+    if args.threads == Some(0) {
+        anyhow::bail!("--threads 0: use at least 1 worker thread");
+    }
+    let text = std::fs::read_to_string(&args.data)
+        .map_err(|e| anyhow::anyhow!("cannot read UCI data set {}: {e}", args.data.display()))?;
+    let examples = selection
+        .examples(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.data.display()))?;
+    let lines = text.lines().count();
+    let csv = args.out.join("uci.csv");
+    let store = Store::open(&csv)?;
+    let run = if args.report_only {
+        None
+    } else {
+        Some(solve(&args, &examples, &store)?)
+    };
+    let mut rows = store.rows()?;
+    rows.sort_by_key(|r| r.line);
+    write_all(&csv, &rows)?;
+    let markdown = report::markdown(&rows, lines, run.as_ref());
+    let md = args.out.join("uci.md");
+    std::fs::write(&md, &markdown.text)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md.display()))?;
+    println!("{}", markdown.summary);
+    println!("wrote {} and {}", csv.display(), md.display());
+    Ok(if rows.iter().all(|r| r.agree) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Solves the selected lines not yet in the store, with a progress bar.
+fn solve(args: &Args, examples: &[uci::Example], store: &Store) -> anyhow::Result<RunInfo> {
+    if let Some(threads) = args.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()?;
+    }
+    let pending = examples.iter().filter(|e| !store.contains(&e.line)).count();
+    eprintln!(
+        "{} lines selected (every {}, offset {}), {} already in {}, {} to solve",
+        examples.len(),
+        args.every,
+        args.offset,
+        examples.len() - pending,
+        args.out.join("uci.csv").display(),
+        pending
+    );
+    let bar = ProgressBar::new(pending as u64).with_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} lines, eta {eta}  {msg}",
+        )?
+        .progress_chars("=> "),
+    );
+    let start = Instant::now();
+    uci::check::run(examples, store, args.table_mb << 20, |row: &Row| {
+        if !row.agree {
+            bar.println(format!(
+                "line {} ({}): data set {}, solver {}",
+                row.line, row.moves, row.expected, row.solver
+            ));
+        }
+        bar.set_message(format!("line {}", row.line));
+        bar.inc(1);
+    })?;
+    bar.finish_and_clear();
+    let wall_seconds = start.elapsed().as_secs_f64();
+    eprintln!("solved {pending} lines in {wall_seconds:.1} s");
+    Ok(RunInfo {
+        solved: pending,
+        wall_seconds,
+        workers: rayon::current_num_threads(),
+        table_mb: args.table_mb,
+        load: load_average(Path::new("/proc/loadavg")),
+    })
+}
+
+/// The 1, 5 and 15 minute load averages from a Linux `/proc/loadavg`, if readable.
+fn load_average(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let fields: Vec<&str> = text.split_whitespace().take(3).collect();
+    (fields.len() == 3).then(|| fields.join(" "))
+}

@@ -1,0 +1,215 @@
+//! A resumable CSV of results: rows are appended as they finish and a rerun skips done keys.
+
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::hash::Hash;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// One row of a store, identified by a key (a rerun skips the keys already stored).
+pub trait Record: Serialize + DeserializeOwned {
+    /// What identifies the work a row records.
+    type Key: Hash + Eq;
+
+    /// The key of this row.
+    fn key(&self) -> Self::Key;
+}
+
+/// Why a store could not read or write its file.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The file is not a CSV of the expected rows.
+    #[error("{path}: {source}")]
+    Csv {
+        /// The file.
+        path: String,
+        /// The underlying error.
+        source: csv::Error,
+    },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+fn csv_error(path: &Path) -> impl FnOnce(csv::Error) -> StoreError + '_ {
+    move |source| StoreError::Csv {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// Reads every row of a CSV file (a missing file has no rows).
+///
+/// # Errors
+/// [`StoreError`] when the file exists but cannot be read or parsed.
+pub fn read_rows<R: Record>(path: &Path) -> Result<Vec<R>, StoreError> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let mut reader = csv::Reader::from_path(path).map_err(csv_error(path))?;
+    reader
+        .deserialize()
+        .collect::<Result<Vec<R>, _>>()
+        .map_err(csv_error(path))
+}
+
+/// Replaces `path` by a CSV of `rows` (written to a temporary file first, then renamed, so a
+/// crash never leaves a half-written file).
+///
+/// # Errors
+/// [`StoreError`] when the file cannot be written.
+pub fn write_all<R: Record>(path: &Path, rows: &[R]) -> Result<(), StoreError> {
+    let tmp = path.with_extension("csv.tmp");
+    let mut writer = csv::Writer::from_path(&tmp).map_err(csv_error(&tmp))?;
+    for row in rows {
+        writer.serialize(row).map_err(csv_error(&tmp))?;
+    }
+    writer.flush().map_err(io_error(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(io_error(path))
+}
+
+/// A CSV file of rows open for appending, shared by worker threads.
+pub struct Store<R: Record> {
+    path: PathBuf,
+    done: HashSet<R::Key>,
+    writer: Mutex<csv::Writer<File>>,
+}
+
+impl<R: Record> Store<R> {
+    /// Opens (or creates) the CSV at `path`, remembering which keys it already holds.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the file cannot be read, parsed or opened for appending.
+    pub fn open(path: &Path) -> Result<Store<R>, StoreError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+        }
+        let existing: Vec<R> = read_rows(path)?;
+        let fresh = existing.is_empty();
+        // A file without rows is started afresh (even if a header or nothing was left behind),
+        // and the writer then puts the header before the first row.
+        let file = if fresh {
+            File::create(path)
+        } else {
+            OpenOptions::new().append(true).open(path)
+        }
+        .map_err(io_error(path))?;
+        let writer = csv::WriterBuilder::new()
+            .has_headers(fresh)
+            .from_writer(file);
+        Ok(Store {
+            path: path.to_path_buf(),
+            done: existing.iter().map(Record::key).collect(),
+            writer: Mutex::new(writer),
+        })
+    }
+
+    /// Whether the file already held this key when opened.
+    pub fn contains(&self, key: &R::Key) -> bool {
+        self.done.contains(key)
+    }
+
+    /// How many keys the file held when opened.
+    pub fn len(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Whether the file held no rows when opened.
+    pub fn is_empty(&self) -> bool {
+        self.done.is_empty()
+    }
+
+    /// Appends one row and flushes it to disk.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the row cannot be written.
+    pub fn append(&self, row: &R) -> Result<(), StoreError> {
+        let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        writer.serialize(row).map_err(csv_error(&self.path))?;
+        writer.flush().map_err(io_error(&self.path))
+    }
+
+    /// Every row now in the file.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the file cannot be read back.
+    pub fn rows(&self) -> Result<Vec<R>, StoreError> {
+        read_rows(&self.path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Row {
+        id: u32,
+        note: Option<String>,
+    }
+
+    impl Record for Row {
+        type Key = u32;
+        fn key(&self) -> u32 {
+            self.id
+        }
+    }
+
+    fn row(id: u32) -> Row {
+        Row {
+            id,
+            note: id.is_multiple_of(2).then(|| format!("n{id}")),
+        }
+    }
+
+    #[test]
+    fn appended_rows_survive_a_reopen() {
+        let dir = std::env::temp_dir().join(format!("connectk-store-{}", std::process::id()));
+        let path = dir.join("t.csv");
+        let _ = std::fs::remove_file(&path);
+        {
+            let store = Store::<Row>::open(&path).unwrap();
+            assert!(store.is_empty());
+            store.append(&row(3)).unwrap();
+            store.append(&row(4)).unwrap();
+        }
+        let store = Store::<Row>::open(&path).unwrap();
+        assert_eq!(store.len(), 2);
+        assert!(store.contains(&3));
+        assert!(!store.contains(&5));
+        store.append(&row(5)).unwrap();
+        assert_eq!(store.rows().unwrap(), vec![row(3), row(4), row(5)]);
+        write_all(&path, &[row(5)]).unwrap();
+        assert_eq!(read_rows::<Row>(&path).unwrap(), vec![row(5)]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_left_with_only_a_header_is_started_afresh() {
+        let dir = std::env::temp_dir().join(format!("connectk-store-h-{}", std::process::id()));
+        let path = dir.join("t.csv");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(&path, "id,note\n").unwrap();
+        let store = Store::<Row>::open(&path).unwrap();
+        store.append(&row(1)).unwrap();
+        assert_eq!(store.rows().unwrap(), vec![row(1)]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -246,3 +246,25 @@ fn uci_reports_disagreements_with_status_one_and_resumes() {
     assert!(csv.starts_with("line,moves,expected,solver,agree,nodes,micros,cpu_micros\n1,"));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_principal_variation_plays_out_the_solved_value() {
+    let out = connectk(
+        &[
+            "solve", "--rules", "misere", "--width", "5", "--height", "4", "--json", "--pv",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let pv = json["pv"].as_str().expect("a principal variation");
+    assert_eq!(Some(pv.len() as u64), json["remoteness"].as_u64(), "{pv}");
+    let shown = connectk(
+        &[
+            "show", "--rules", "misere", "--width", "5", "--height", "4", "--moves", pv,
+        ],
+        "",
+    );
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(text.contains("P2 wins"), "{text}");
+}

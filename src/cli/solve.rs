@@ -29,10 +29,14 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Also print a principal variation: best moves for both sides to the end of the game
+    /// (the lowest-numbered best move at each step; implies an exact solve).
+    #[arg(long, conflicts_with = "weak")]
+    pv: bool,
     /// Solve one position per line of FILE (`-` for stdin): the first whitespace-separated token
     /// is the move string, the rest of the line is ignored. Prints CSV
     /// `moves,outcome,remoteness,nodes,micros`; bad lines are reported on stderr and skipped.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "analyze", "json"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "analyze", "json", "pv"])]
     batch: Option<String>,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256, value_name = "MIB")]
@@ -60,6 +64,9 @@ struct JsonSolution {
     best_moves: Vec<u32>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     move_values: Vec<JsonMove>,
+    /// Principal variation, with `--pv`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pv: Option<String>,
     nodes: u64,
     seconds: f64,
 }
@@ -95,10 +102,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         solver.solve_with_best_moves(&pos, depth(args.weak))
     };
+    let pv = args
+        .pv
+        .then(|| notation::format(rules, &solver.principal_variation(&pos)));
     if args.json {
-        print_json(rules, &args, &solution, args.analyze)?;
+        print_json(rules, &args, &solution, pv)?;
     } else {
-        print_text(rules, &pos, &args.moves, &solution, args.analyze);
+        print_text(rules, &pos, &args, &solution, pv);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -107,8 +117,8 @@ fn columns(moves: &[connectk::Column]) -> Vec<u32> {
     moves.iter().map(|c| c.number()).collect()
 }
 
-fn print_json(rules: Rules, args: &Args, s: &Solution, analyze: bool) -> anyhow::Result<()> {
-    let move_values = if analyze {
+fn print_json(rules: Rules, args: &Args, s: &Solution, pv: Option<String>) -> anyhow::Result<()> {
+    let move_values = if args.analyze {
         s.moves
             .iter()
             .map(|m: &MoveValue| JsonMove {
@@ -130,6 +140,7 @@ fn print_json(rules: Rules, args: &Args, s: &Solution, analyze: bool) -> anyhow:
         remoteness: s.value.remoteness,
         best_moves: columns(&s.best_moves),
         move_values,
+        pv,
         nodes: s.nodes,
         seconds: s.seconds,
     };
@@ -137,11 +148,11 @@ fn print_json(rules: Rules, args: &Args, s: &Solution, analyze: bool) -> anyhow:
     Ok(())
 }
 
-fn print_text(rules: Rules, pos: &Position, moves: &str, s: &Solution, analyze: bool) {
+fn print_text(rules: Rules, pos: &Position, args: &Args, s: &Solution, pv: Option<String>) {
     println!(
         "{} after \"{}\": {}",
         rules,
-        moves.trim(),
+        args.moves.trim(),
         value_text(s.value)
     );
     if let Some(outcome) = pos.outcome() {
@@ -154,10 +165,13 @@ fn print_text(rules: Rules, pos: &Position, moves: &str, s: &Solution, analyze: 
             .collect();
         println!("best moves for {}: {}", pos.to_move(), best.join(" "));
     }
-    if analyze {
+    if args.analyze {
         for m in &s.moves {
             println!("  column {:>2}: {}", m.column.number(), value_text(m.value));
         }
+    }
+    if let Some(pv) = pv {
+        println!("principal variation: {pv}");
     }
     println!("nodes {}, {:.3} s", s.nodes, s.seconds);
 }

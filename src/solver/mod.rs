@@ -308,13 +308,22 @@ impl Solver {
     }
 
     /// A principal variation: from `pos`, best moves for both sides until the game ends
-    /// (the lowest-numbered best move at each step).
+    /// (the lowest-numbered best move at each step). Each step settles one move at a time with
+    /// a narrow window, so it costs far less than analysing every move.
     pub fn principal_variation(&mut self, pos: &Position) -> Vec<Column> {
         let mut pos = *pos;
         let mut line = Vec::new();
         while !pos.is_over() {
-            let solution = self.analyze(&pos, Depth::Strong);
-            let column = solution.best_moves[0];
+            let score = self.score(&pos, Depth::Strong);
+            let value = Self::value_of(&pos, score, Depth::Strong);
+            let column = pos
+                .legal_columns()
+                .into_iter()
+                .find(|&column| {
+                    let child = pos.played(column).expect("legal column");
+                    self.achieves(&child, score, value, Depth::Strong)
+                })
+                .expect("some move keeps the value");
             pos.play(column).expect("legal column");
             line.push(column);
         }

@@ -1,25 +1,9 @@
 //! End-to-end checks of the `connectk` binary: bad input exits with status 2 and one line on
 //! stderr; good input prints the documented output.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn connectk(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_connectk"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(stdin.as_bytes())
-        .expect("stdin accepts input");
-    child.wait_with_output().expect("the binary finishes")
-}
+use common::connectk;
 
 fn assert_bad_input(args: &[&str], expected: &str) {
     let out = connectk(args, "");

@@ -1,25 +1,14 @@
 //! `connectk play` end to end through piped input: a scripted game, refused input, hints, the
 //! end of input and a bot that cannot play its side.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 fn play(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_connectk"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(stdin.as_bytes())
-        .expect("stdin accepts input");
-    child.wait_with_output().expect("the binary finishes")
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    common::connectk(&all, stdin)
 }
 
 /// Misère 4x4 against take-even, which always answers on top of the last disc.

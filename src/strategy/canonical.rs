@@ -172,17 +172,19 @@ impl Canonical {
     /// # Errors
     /// [`StrategyError::NotApplicable`] unless the rules are misère with height 1 and k >= 3.
     pub fn new(rules: Rules, player: Player) -> Result<Canonical, StrategyError> {
-        let refuse =
-            |requirement| StrategyError::not_applicable("canonical", rules, player, requirement);
-        if rules.variant() != Variant::Misere {
-            return Err(refuse("it is a misère strategy"));
-        }
-        if rules.height() != 1 {
-            return Err(refuse("the board must have height 1"));
-        }
-        if rules.k() < 3 {
-            return Err(refuse("k must be at least 3"));
-        }
+        StrategyError::require(
+            "canonical",
+            rules,
+            player,
+            &[
+                (
+                    rules.variant() == Variant::Misere,
+                    "it is a misère strategy",
+                ),
+                (rules.height() == 1, "the board must have height 1"),
+                (rules.k() >= 3, "k must be at least 3"),
+            ],
+        )?;
         Ok(Canonical)
     }
 }

@@ -73,6 +73,22 @@ impl StrategyError {
             requirement,
         }
     }
+
+    /// `Ok` when every condition of `requirements` holds; otherwise the first that fails, with
+    /// its description, as [`StrategyError::NotApplicable`] for `strategy`.
+    pub fn require(
+        strategy: &'static str,
+        rules: Rules,
+        player: Player,
+        requirements: &[(bool, &'static str)],
+    ) -> Result<(), StrategyError> {
+        match requirements.iter().find(|(holds, _)| !holds) {
+            Some(&(_, requirement)) => {
+                Err(Self::not_applicable(strategy, rules, player, requirement))
+            }
+            None => Ok(()),
+        }
+    }
 }
 
 /// The bottom row of `position`, left to right: who holds each cell, if anyone.

@@ -23,17 +23,19 @@ impl Pairing {
     /// # Errors
     /// [`StrategyError::NotApplicable`] unless the rules are misère with height 1 and k >= 3.
     pub fn new(rules: Rules, player: Player) -> Result<Pairing, StrategyError> {
-        let refuse =
-            |requirement| StrategyError::not_applicable("pairing", rules, player, requirement);
-        if rules.height() != 1 {
-            return Err(refuse("the board must have height 1"));
-        }
-        if rules.k() < 3 {
-            return Err(refuse("k must be at least 3"));
-        }
-        if rules.variant() != Variant::Misere {
-            return Err(refuse("it is a misère strategy"));
-        }
+        StrategyError::require(
+            "pairing",
+            rules,
+            player,
+            &[
+                (rules.height() == 1, "the board must have height 1"),
+                (rules.k() >= 3, "k must be at least 3"),
+                (
+                    rules.variant() == Variant::Misere,
+                    "it is a misère strategy",
+                ),
+            ],
+        )?;
         Ok(Pairing)
     }
 }

@@ -22,17 +22,19 @@ impl TakeEven {
     /// # Errors
     /// [`StrategyError::NotApplicable`] unless `player` is P2 and the height is even.
     pub fn new(rules: Rules, player: Player) -> Result<TakeEven, StrategyError> {
-        let refuse =
-            |requirement| StrategyError::not_applicable("take-even", rules, player, requirement);
-        if player != Player::P2 {
-            return Err(refuse("it is played by P2"));
-        }
-        if !rules.height().is_multiple_of(2) {
-            return Err(refuse("the height must be even"));
-        }
-        if rules.variant() != Variant::Misere {
-            return Err(refuse("it is a misère strategy"));
-        }
+        StrategyError::require(
+            "take-even",
+            rules,
+            player,
+            &[
+                (player == Player::P2, "it is played by P2"),
+                (rules.height().is_multiple_of(2), "the height must be even"),
+                (
+                    rules.variant() == Variant::Misere,
+                    "it is a misère strategy",
+                ),
+            ],
+        )?;
         Ok(TakeEven)
     }
 }

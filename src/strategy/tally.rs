@@ -226,20 +226,20 @@ impl TallyPlay {
     /// [`StrategyError::NotApplicable`] unless the rules are misère with k = 2 and height 1
     /// and `player` is P2.
     pub fn new(rules: Rules, player: Player) -> Result<TallyPlay, StrategyError> {
-        let refuse =
-            |requirement| StrategyError::not_applicable("tally", rules, player, requirement);
-        if rules.variant() != Variant::Misere {
-            return Err(refuse("it is a misère strategy"));
-        }
-        if rules.k() != 2 {
-            return Err(refuse("k must be 2"));
-        }
-        if rules.height() != 1 {
-            return Err(refuse("the board must have height 1"));
-        }
-        if player != Player::P2 {
-            return Err(refuse("it is played by P2"));
-        }
+        StrategyError::require(
+            "tally",
+            rules,
+            player,
+            &[
+                (
+                    rules.variant() == Variant::Misere,
+                    "it is a misère strategy",
+                ),
+                (rules.k() == 2, "k must be 2"),
+                (rules.height() == 1, "the board must have height 1"),
+                (player == Player::P2, "it is played by P2"),
+            ],
+        )?;
         Ok(TallyPlay)
     }
 }

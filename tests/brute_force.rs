@@ -10,6 +10,7 @@ use connectk::{Column, GameResult, Player, Position, Rules, Solver, Variant};
 use proptest::prelude::*;
 
 use support::brute::Grid;
+use support::replay::replay;
 
 /// Boards of this many cells or more are searched with the memo; smaller ones without.
 const MEMO_FROM_CELLS: u32 = 10;
@@ -163,22 +164,6 @@ fn small_game() -> impl Strategy<Value = (Rules, Vec<usize>)> {
             };
             (Rules::new(k, width, height, variant).unwrap(), choices)
         })
-}
-
-/// Plays the choices as legal moves until they run out or the game ends.
-fn replay(rules: Rules, choices: &[usize]) -> (Position, Vec<Column>) {
-    let mut pos = Position::new(rules);
-    let mut moves = Vec::new();
-    for &choice in choices {
-        if pos.is_over() {
-            break;
-        }
-        let legal = pos.legal_columns();
-        let column = legal[choice % legal.len()];
-        pos.play(column).unwrap();
-        moves.push(column);
-    }
-    (pos, moves)
 }
 
 proptest! {

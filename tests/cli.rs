@@ -1,9 +1,9 @@
 //! End-to-end checks of the `connectk` binary: bad input exits with status 2 and one line on
 //! stderr; good input prints the documented output.
 
-mod common;
+mod support;
 
-use common::connectk;
+use support::binary::connectk;
 
 fn assert_bad_input(args: &[&str], expected: &str) {
     let out = connectk(args, "");

@@ -1,14 +1,14 @@
 //! `connectk play` end to end through piped input: a scripted game, refused input, hints, the
 //! end of input and a bot that cannot play its side.
 
-mod common;
+mod support;
 
 use std::process::Output;
 
 fn play(args: &[&str], stdin: &str) -> Output {
     let mut all = vec!["play"];
     all.extend_from_slice(args);
-    common::connectk(&all, stdin)
+    support::binary::connectk(&all, stdin)
 }
 
 /// Misère 4x4 against take-even, which always answers on top of the last disc.

@@ -13,6 +13,7 @@ use connectk::{
 use proptest::prelude::*;
 
 use support::brute::Grid;
+use support::replay::replay;
 
 /// Rules on a board of at most `max_cells` cells that fits the 128-bit board, with `k` up to
 /// `max_k` (and never more than one past the longer side).
@@ -51,21 +52,6 @@ fn game(max_width: u32, max_cells: u32, max_k: u32) -> impl Strategy<Value = (Ru
 fn pick(pos: &Position, choice: usize) -> Column {
     let legal = pos.legal_columns();
     legal[choice % legal.len()]
-}
-
-/// Plays the choices as legal moves until they run out or the game ends.
-fn replay(rules: Rules, choices: &[usize]) -> (Position, Vec<Column>) {
-    let mut pos = Position::new(rules);
-    let mut moves = Vec::new();
-    for &choice in choices {
-        if pos.is_over() {
-            break;
-        }
-        let column = pick(&pos, choice);
-        pos.play(column).unwrap();
-        moves.push(column);
-    }
-    (pos, moves)
 }
 
 fn grid_symbol(player: Player) -> u8 {

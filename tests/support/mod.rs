@@ -3,4 +3,6 @@
 //! Each test crate uses only part of this module, so unused items are allowed here.
 #![allow(dead_code)]
 
+pub mod binary;
 pub mod brute;
+pub mod replay;

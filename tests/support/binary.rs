@@ -1,4 +1,4 @@
-//! Helpers shared by the end-to-end tests of the `connectk` binary.
+//! Running the `connectk` binary in end-to-end tests.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

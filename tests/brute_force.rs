@@ -143,10 +143,17 @@ fn empty_board_values_match_brute_force_on_every_board_up_to_12_cells() {
     println!("checked {} rule sets against brute force", all.len());
 }
 
-/// A small board, k, variant and a list of move choices (each taken modulo the legal moves).
-fn small_game() -> impl Strategy<Value = (Rules, Vec<usize>)> {
-    (1u32..=12)
-        .prop_flat_map(|width| (Just(width), 1u32..=12 / width))
+/// A board of `min_cells..=max_cells` cells, k, variant and a list of move choices (each taken
+/// modulo the legal moves).
+fn small_game(min_cells: u32, max_cells: u32) -> impl Strategy<Value = (Rules, Vec<usize>)> {
+    (1u32..=max_cells)
+        .prop_flat_map(move |width| {
+            let lowest = min_cells.div_ceil(width).max(1);
+            (Just(width), lowest..=(max_cells / width).max(lowest))
+        })
+        .prop_filter("board size out of range", move |&(w, h)| {
+            (min_cells..=max_cells).contains(&(w * h))
+        })
         .prop_flat_map(|(width, height)| {
             (
                 Just(width),
@@ -166,22 +173,48 @@ fn small_game() -> impl Strategy<Value = (Rules, Vec<usize>)> {
         })
 }
 
+/// Checks the solver's strong and weak values of a replayed position against brute force.
+fn check_position(rules: Rules, choices: &[usize]) -> Result<(), TestCaseError> {
+    let (pos, moves) = replay(rules, choices);
+    let expected = if pos.is_over() {
+        brute_terminal_value(rules, &moves)
+    } else {
+        brute_value(rules, &moves)
+    };
+    let line = connectk::notation::format(rules, &moves);
+    let mut solver = Solver::new(1 << 20);
+    let strong = solver.solve(&pos).value;
+    prop_assert_eq!(strong, expected, "strong value, {} after {:?}", rules, line);
+    let weak = Solver::new(1 << 20).solve_weak(&pos).value;
+    prop_assert_eq!(
+        weak.result,
+        expected.result,
+        "weak value, {} after {:?}",
+        rules,
+        line
+    );
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     #[test]
-    fn random_positions_match_brute_force((rules, choices) in small_game()) {
-        let (pos, moves) = replay(rules, &choices);
-        let expected = if pos.is_over() {
-            brute_terminal_value(rules, &moves)
-        } else {
-            brute_value(rules, &moves)
-        };
-        let line = connectk::notation::format(rules, &moves);
-        let mut solver = Solver::new(1 << 20);
-        let strong = solver.solve(&pos).value;
-        prop_assert_eq!(strong, expected, "strong value, {} after {:?}", rules, line);
-        let weak = Solver::new(1 << 20).solve_weak(&pos).value;
-        prop_assert_eq!(weak.result, expected.result, "weak value, {} after {:?}", rules, line);
+    fn random_positions_match_brute_force((rules, choices) in small_game(1, 12)) {
+        check_position(rules, &choices)?;
+    }
+}
+
+proptest! {
+    // Brute force on 16 cells takes up to a second from an early position: fewer cases.
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Boards of 13 to 16 cells, where the solver's parity rules (the follow-up bound) have room
+    /// to act: 4x4, 5x3, 8x2 and the like.
+    #[test]
+    fn random_positions_on_boards_of_13_to_16_cells_match_brute_force(
+        (rules, choices) in small_game(13, 16)
+    ) {
+        check_position(rules, &choices)?;
     }
 }

@@ -54,6 +54,26 @@ fn solve_json_reports_outcome_remoteness_and_best_moves() {
 }
 
 #[test]
+fn solve_value_only_searches_fewer_nodes_and_leaves_out_the_best_moves() {
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["solve", "--width", "5", "--height", "4", "--weak", "--json"];
+        args.extend_from_slice(extra);
+        let out = connectk(&args, "");
+        assert!(out.status.success());
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("one JSON object")
+    };
+    let full = solve(&[]);
+    let value_only = solve(&["--value-only"]);
+    assert_eq!(value_only["outcome"], full["outcome"]);
+    assert!(value_only.get("best_moves").is_none());
+    assert!(value_only["nodes"].as_u64() < full["nodes"].as_u64());
+    assert_bad_input(
+        &["solve", "--value-only", "--analyze"],
+        "cannot be used with",
+    );
+}
+
+#[test]
 fn batch_goes_on_after_a_bad_line() {
     let out = connectk(
         &["solve", "--batch", "-", "--width", "4", "--height", "4"],

@@ -26,6 +26,10 @@ pub struct Args {
     /// Also give the value of every legal move.
     #[arg(long)]
     analyze: bool,
+    /// The value only: do not look for the best moves (which costs one more search per legal
+    /// move, and on a drawn or lost position much more than the value itself).
+    #[arg(long, conflicts_with_all = ["analyze", "pv"])]
+    value_only: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -36,7 +40,7 @@ pub struct Args {
     /// Solve one position per line of FILE (`-` for stdin): the first whitespace-separated token
     /// is the move string, the rest of the line is ignored. Prints CSV
     /// `moves,outcome,remoteness,nodes,micros`; bad lines are reported on stderr and skipped.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "analyze", "json", "pv"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "analyze", "json", "pv", "value_only"])]
     batch: Option<String>,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256, value_name = "MIB")]
@@ -61,7 +65,9 @@ struct JsonSolution {
     moves: String,
     outcome: &'static str,
     remoteness: Option<u32>,
-    best_moves: Vec<u32>,
+    /// Absent with `--value-only`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    best_moves: Option<Vec<u32>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     move_values: Vec<JsonMove>,
     /// Principal variation, with `--pv`.
@@ -99,6 +105,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (pos, _) = notation::parse(rules, &args.moves)?;
     let solution = if args.analyze {
         solver.analyze(&pos, depth(args.weak))
+    } else if args.value_only {
+        solver.solve_at(&pos, depth(args.weak))
     } else {
         solver.solve_with_best_moves(&pos, depth(args.weak))
     };
@@ -138,7 +146,7 @@ fn print_json(rules: Rules, args: &Args, s: &Solution, pv: Option<String>) -> an
         moves: args.moves.trim().to_string(),
         outcome: s.value.result.label(),
         remoteness: s.value.remoteness,
-        best_moves: columns(&s.best_moves),
+        best_moves: (!args.value_only).then(|| columns(&s.best_moves)),
         move_values,
         pv,
         nodes: s.nodes,
@@ -157,7 +165,7 @@ fn print_text(rules: Rules, pos: &Position, args: &Args, s: &Solution, pv: Optio
     );
     if let Some(outcome) = pos.outcome() {
         println!("game over: {outcome}");
-    } else {
+    } else if !args.value_only {
         let best: Vec<String> = s
             .best_moves
             .iter()

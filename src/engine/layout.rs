@@ -51,6 +51,8 @@ pub struct Layout<B: Bits> {
     bottom: B,
     /// Every cell of the board (spare bits excluded).
     full: B,
+    /// Cells on rows 1, 3, 5, ... counted from 1 at the bottom.
+    odd_rows: B,
     /// Bit shifts of the line directions in which a line of k fits on this board.
     shifts: [u32; 4],
     directions: usize,
@@ -87,10 +89,14 @@ impl<B: Bits> Layout<B> {
                 directions += 1;
             }
         }
+        let odd_rows = (0..h)
+            .step_by(2)
+            .fold(B::ZERO, |rows, r| rows | (bottom << r));
         Some(Layout {
             rules,
             bottom,
             full,
+            odd_rows,
             shifts,
             directions,
         })
@@ -118,6 +124,13 @@ impl<B: Bits> Layout<B> {
     #[inline]
     pub fn full(&self) -> B {
         self.full
+    }
+
+    /// Cells on rows 1, 3, 5, ... counted from 1 at the bottom: the rows the first player
+    /// fills when every column is filled in pairs.
+    #[inline]
+    pub fn odd_rows(&self) -> B {
+        self.odd_rows
     }
 
     /// Every cell of column `c` (0-based).

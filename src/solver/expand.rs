@@ -32,13 +32,91 @@ pub fn expand<B: Bits>(pos: &Position<B>) -> Expansion<B> {
         Variant::Normal => expand_normal(pos),
         Variant::Misere => expand_misere(pos),
     };
-    match expansion {
+    let Expansion::Open {
+        moves,
+        lower,
+        upper,
+    } = expansion
+    else {
+        return expansion;
+    };
+    match prune_with_open_lines(pos, moves, lower, upper) {
         Expansion::Open {
             moves,
             lower,
             upper,
-        } => prune_with_open_lines(pos, moves, lower, upper),
+        } => {
+            let upper = upper.min(bound_by_follow_up(pos));
+            if lower >= upper {
+                debug_assert_eq!(lower, upper, "contradictory bounds");
+                Expansion::Decided(upper)
+            } else {
+                Expansion::Open {
+                    moves,
+                    lower,
+                    upper,
+                }
+            }
+        }
         decided => decided,
+    }
+}
+
+/// An upper bound on the mover's score from the opponent's follow-up strategy ("claimeven",
+/// Allis 1988; the take-even strategy of the misère paper): the opponent answers every move on
+/// top of it, in the same column, for the rest of the game. In each column the mover then gets
+/// the 1st, 3rd, 5th, ... empty cell from the bottom and the opponent the 2nd, 4th, ... while
+/// the column has a cell to answer on. A column with an odd number of empty cells leaves its
+/// top cell unanswered; the mover fills it, and the strategy holds only while no such top cell
+/// has been reached. Returns [`Score::MAX`] when no bound follows.
+///
+/// Normal rules, when the mover cannot make a line on its discs and its cells:
+/// - every column has an even number of empty cells: the mover cannot win (0), and if the
+///   opponent can make a line on its discs and its cells, the mover loses (-1, the latest loss);
+/// - otherwise, if every column with an odd number of empty cells has, on one of the opponent's
+///   cells, a cell that completes an opponent line now: the mover loses (-1). The opponent takes
+///   that cell (and wins) when the mover plays below it, which the mover must do before it can
+///   reach the unanswered top cell above it, and the board cannot fill up without it.
+///
+/// Misère rules, when every column has an even number of empty cells and the opponent cannot
+/// make a line on its discs and its cells: the opponent never completes a line, so the mover
+/// cannot win (0); if the mover can make a line on its own, it must complete one before the
+/// board is full, and loses (-1).
+#[inline]
+fn bound_by_follow_up<B: Bits>(pos: &Position<B>) -> Score {
+    let layout = pos.layout();
+    let h = pos.rules().height();
+    let empty = layout.full() & !pos.mask();
+    // The mover's cells: in each column, the empty cells on the rows of the parity of the
+    // column's lowest empty cell.
+    let even_rows = layout.odd_rows(); // 0-based rows 0, 2, 4, ...
+    let mut from_even_start = pos.playable() & even_rows;
+    for _ in 1..h {
+        from_even_start |= (from_even_start << 1) & layout.full();
+    }
+    let mover_cells = (from_even_start & even_rows) | (empty & !from_even_start & !even_rows);
+    let follower_cells = empty & !mover_cells;
+    // Columns with an odd number of empty cells: the mover owns their top cell.
+    let unanswered = mover_cells & (layout.bottom() << (h - 1));
+    let mover_line = layout.has_line(pos.current() | mover_cells);
+    let follower_line = || layout.has_line(pos.opponent() | follower_cells);
+    match pos.rules().variant() {
+        Variant::Normal if mover_line => Score::MAX,
+        Variant::Normal if unanswered.is_empty() => -Score::from(follower_line()),
+        Variant::Normal => {
+            let winning = layout.completing_cells(pos.opponent()) & follower_cells;
+            let mut at_or_above_winning = winning;
+            for _ in 1..h {
+                at_or_above_winning |= (at_or_above_winning << 1) & layout.full();
+            }
+            if (unanswered & !at_or_above_winning).is_empty() {
+                -1
+            } else {
+                Score::MAX
+            }
+        }
+        Variant::Misere if !unanswered.is_empty() || follower_line() => Score::MAX,
+        Variant::Misere => -Score::from(mover_line),
     }
 }
 

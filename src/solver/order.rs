@@ -30,13 +30,10 @@ impl<B: Bits> MoveOrder<B> {
                 }
             })
             .collect();
-        let odd_rows = (0..rules.height())
-            .step_by(2)
-            .fold(B::ZERO, |rows, r| rows | (layout.bottom() << r));
         MoveOrder {
             column_rank,
             variant: rules.variant(),
-            odd_rows,
+            odd_rows: layout.odd_rows(),
         }
     }
 

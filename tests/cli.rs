@@ -205,7 +205,7 @@ fn uci_refuses_bad_input_with_status_two() {
     assert_bad_input(&["uci", "--data", data, "--every", "0"], "--every 0");
     assert_bad_input(
         &["uci", "--data", data, "--every", "2", "--offset", "2"],
-        "the offset must be below the stride",
+        "offset + run must be at most the stride",
     );
     std::fs::remove_dir_all(dir).unwrap();
 }

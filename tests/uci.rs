@@ -23,14 +23,13 @@ fn data_set() -> Option<String> {
     Some(text)
 }
 
-/// Weak-solves every example (through the library's parallel check, with a throwaway store)
-/// and returns a description of each disagreement.
-fn check_all(examples: &[Example], stride: usize) -> Vec<String> {
-    let dir =
-        std::env::temp_dir().join(format!("connectk-uci-test-{stride}-{}", std::process::id()));
+/// Weak-solves every example (through the library's parallel check, with a throwaway store
+/// named after `name`) and returns a description of each disagreement.
+fn check_all(examples: &[Example], name: &str) -> Vec<String> {
+    let dir = std::env::temp_dir().join(format!("connectk-uci-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let store = Store::open(&dir.join("uci.csv")).expect("a temporary store");
-    uci::check::run(examples, &store, 64 << 20, |_| {}).expect("the store takes every row");
+    uci::check::run(examples, &store, 256 << 20, |_| {}).expect("the store takes every row");
     let rows = store.rows().expect("the store reads back");
     std::fs::remove_dir_all(&dir).expect("the temporary store is removed");
     assert_eq!(rows.len(), examples.len());
@@ -45,19 +44,17 @@ fn check_all(examples: &[Example], stride: usize) -> Vec<String> {
         .collect()
 }
 
-/// Checks every `stride`-th line (lines 1, 1 + stride, 1 + 2 * stride, ...), at least
-/// `at_least` of them.
-fn run_sample(stride: usize, at_least: usize) {
+/// Checks the lines of `selection` (described by `what`), at least `at_least` of them.
+fn run_sample(selection: Selection, what: &str, at_least: usize) {
     let Some(text) = data_set() else { return };
-    let examples = Selection::new(stride, 0)
-        .unwrap()
+    let examples = selection
         .examples(&text)
         .unwrap_or_else(|e| panic!("the data set parses: {e}"));
     let start = Instant::now();
-    let disagreements = check_all(&examples, stride);
+    let disagreements = check_all(&examples, &what.replace(' ', "-"));
     let checked = examples.len();
     println!(
-        "checked {checked} of {} positions (one line in {stride}) in {:.1} s",
+        "checked {checked} of {} positions ({what}) in {:.1} s",
         uci::LINES,
         start.elapsed().as_secs_f64()
     );
@@ -70,20 +67,29 @@ fn run_sample(stride: usize, at_least: usize) {
     );
 }
 
-/// Every 33rd line: 2,048 positions. The solver needs about 1.6 s of CPU per position on
-/// average (median 0.5 s, up to about 33 s: `results/uci-sample/`), so this takes about 27
-/// minutes on 2 idle cores in release: run it with `--ignored`, or run the
-/// `experiments/uci-*.json` experiments instead.
+/// 2,304 positions: nine runs of 256 consecutive lines, one run every 8,192 lines (lines
+/// 1-256, 8,193-8,448, ..., 65,537-65,792), so that the sample spans the whole file while each
+/// worker's table serves neighbouring positions, which share many subtrees.
 #[test]
-#[ignore = "slow: about 27 minutes in release on 2 cores (2,048 positions)"]
-fn weak_solver_agrees_with_the_uci_connect_4_data_set() {
-    run_sample(33, 2_000);
+fn weak_solver_agrees_with_2304_lines_of_the_uci_connect_4_data_set() {
+    let runs = Selection::new(8_192, 0, 256).unwrap();
+    run_sample(runs, "nine runs of 256 lines", 2_000);
 }
 
-/// A quick sample for every run: every 2,001st line, 34 positions.
+/// Every 33rd line: 2,048 positions with nothing shared between neighbours. The solver needs
+/// about 1.6 s of CPU per position on average here (median 0.5 s, up to about 33 s:
+/// `results/uci-sample/`), so this takes about 27 minutes on 2 idle cores in release: run it
+/// with `--ignored`, or run the `experiments/uci-*.json` experiments instead.
+#[test]
+#[ignore = "slow: about 27 minutes in release on 2 cores (2,048 positions)"]
+fn weak_solver_agrees_with_every_33rd_line_of_the_uci_connect_4_data_set() {
+    run_sample(Selection::new(33, 0, 1).unwrap(), "one line in 33", 2_000);
+}
+
+/// A quick sample spread over the file: every 2,001st line, 34 positions.
 #[test]
 fn weak_solver_agrees_with_a_small_sample_of_the_uci_connect_4_data_set() {
-    run_sample(2_001, 34);
+    run_sample(Selection::new(2_001, 0, 1).unwrap(), "one line in 2001", 34);
 }
 
 /// Every line of the data set parses and replays to an unfinished 8-ply position with x to
@@ -91,7 +97,7 @@ fn weak_solver_agrees_with_a_small_sample_of_the_uci_connect_4_data_set() {
 #[test]
 fn every_line_of_the_data_set_parses_to_an_8_ply_position() {
     let Some(text) = data_set() else { return };
-    let examples = Selection::new(1, 0).unwrap().examples(&text).unwrap();
+    let examples = Selection::new(1, 0, 1).unwrap().examples(&text).unwrap();
     assert_eq!(examples.len(), uci::LINES);
     for example in &examples {
         let (line, pos) = (example.line, &example.position);

@@ -32,6 +32,10 @@ pub struct Args {
     /// Start at line O + 1 (0 <= O < N), to check a different slice of the same stride.
     #[arg(long, default_value_t = 0, value_name = "O")]
     offset: usize,
+    /// Check R consecutive lines at each step of the stride (O + R <= N). Neighbouring lines
+    /// share many subtrees, which a worker's table keeps, so runs cost less per line.
+    #[arg(long, default_value_t = 1, value_name = "R")]
+    run: usize,
     /// Output directory.
     #[arg(long, default_value = "results/uci", value_name = "DIR")]
     out: PathBuf,
@@ -47,7 +51,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let selection = Selection::new(args.every, args.offset)?;
+    let selection = Selection::new(args.every, args.offset, args.run)?;
     if args.threads == Some(0) {
         anyhow::bail!("--threads 0: use at least 1 worker thread");
     }
@@ -89,10 +93,11 @@ fn solve(args: &Args, examples: &[uci::Example], store: &Store) -> anyhow::Resul
     }
     let pending = examples.iter().filter(|e| !store.contains(&e.line)).count();
     eprintln!(
-        "{} lines selected (every {}, offset {}), {} already in {}, {} to solve",
+        "{} lines selected (every {}, offset {}, runs of {}), {} already in {}, {} to solve",
         examples.len(),
         args.every,
         args.offset,
+        args.run,
         examples.len() - pending,
         args.out.join("uci.csv").display(),
         pending

@@ -42,50 +42,61 @@ impl Record for Row {
 /// The check's store: one row per line.
 pub type Store = crate::store::Store<Row>;
 
-/// Which lines to check: every `every`-th line, starting at line `offset + 1`.
+/// Which lines to check: runs of `run` consecutive lines, one run every `every` lines, the
+/// first run starting at line `offset + 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Selection {
     every: usize,
     offset: usize,
+    run: usize,
 }
 
-/// A stride or offset that selects nothing sensible.
+/// A stride, offset or run length that selects nothing sensible.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SelectionError {
     /// The stride is zero.
     #[error("--every 0: the stride must be at least 1")]
     ZeroStride,
-    /// The offset is not below the stride.
+    /// The run length is zero.
+    #[error("--run 0: a run must be at least 1 line")]
+    ZeroRun,
+    /// The run does not fit in the stride after the offset.
     #[error(
-        "--offset {offset} with --every {every}: the offset must be below the stride (0..{every})"
+        "--offset {offset} --run {run} with --every {every}: offset + run must be at most the stride ({every})"
     )]
-    OffsetTooLarge {
+    RunPastStride {
         /// The offset asked for.
         offset: usize,
+        /// The run length asked for.
+        run: usize,
         /// The stride.
         every: usize,
     },
 }
 
 impl Selection {
-    /// Every `every`-th line, the first being line `offset + 1` (so `Selection::new(1, 0)` is
-    /// the whole file).
+    /// Lines `offset + 1 ..= offset + run`, then the same lines shifted by `every`, `2 * every`,
+    /// ... (so `Selection::new(1, 0, 1)` is the whole file and `Selection::new(64, 0, 1)`
+    /// every 64th line).
     ///
     /// # Errors
-    /// [`SelectionError`] unless `every >= 1` and `offset < every`.
-    pub fn new(every: usize, offset: usize) -> Result<Selection, SelectionError> {
+    /// [`SelectionError`] unless `every >= 1`, `run >= 1` and `offset + run <= every`.
+    pub fn new(every: usize, offset: usize, run: usize) -> Result<Selection, SelectionError> {
         if every == 0 {
             return Err(SelectionError::ZeroStride);
         }
-        if offset >= every {
-            return Err(SelectionError::OffsetTooLarge { offset, every });
+        if run == 0 {
+            return Err(SelectionError::ZeroRun);
         }
-        Ok(Selection { every, offset })
+        if offset + run > every {
+            return Err(SelectionError::RunPastStride { offset, run, every });
+        }
+        Ok(Selection { every, offset, run })
     }
 
     /// Whether line `line` (counted from 1) is selected.
     pub fn contains(self, line: usize) -> bool {
-        line >= 1 && (line - 1) % self.every == self.offset
+        line >= 1 && (self.offset..self.offset + self.run).contains(&((line - 1) % self.every))
     }
 
     /// Parses the selected lines of the data set's `text` (other lines are not read).
@@ -191,14 +202,18 @@ mod tests {
 
     #[test]
     fn selections_take_every_nth_line_from_the_offset() {
-        let s = Selection::new(3, 1).unwrap();
+        let s = Selection::new(3, 1, 1).unwrap();
         let picked: Vec<usize> = (1..=10).filter(|&l| s.contains(l)).collect();
         assert_eq!(picked, [2, 5, 8]);
-        assert!((1..=10).all(|l| Selection::new(1, 0).unwrap().contains(l)));
-        assert_eq!(Selection::new(0, 0), Err(SelectionError::ZeroStride));
+        let runs = Selection::new(5, 1, 2).unwrap();
+        let picked: Vec<usize> = (1..=12).filter(|&l| runs.contains(l)).collect();
+        assert_eq!(picked, [2, 3, 7, 8, 12]);
+        assert!((1..=10).all(|l| Selection::new(1, 0, 1).unwrap().contains(l)));
+        assert_eq!(Selection::new(0, 0, 1), Err(SelectionError::ZeroStride));
+        assert_eq!(Selection::new(4, 0, 0), Err(SelectionError::ZeroRun));
         assert_eq!(
-            Selection::new(4, 4).unwrap_err().to_string(),
-            "--offset 4 with --every 4: the offset must be below the stride (0..4)"
+            Selection::new(4, 3, 2).unwrap_err().to_string(),
+            "--offset 3 --run 2 with --every 4: offset + run must be at most the stride (4)"
         );
     }
 
@@ -217,7 +232,7 @@ mod tests {
                     b,b,b,b,b,b,b,b,b,b,b,b,win\n\
                     x,x,x,b,b,b,o,o,o,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,\
                     b,b,b,b,b,b,b,b,b,b,b,b,loss\n";
-        let examples = Selection::new(1, 0).unwrap().examples(text).unwrap();
+        let examples = Selection::new(1, 0, 1).unwrap().examples(text).unwrap();
         assert_eq!(examples.len(), 2);
         assert_eq!(examples[0].expected, GameResult::Win(Player::P1));
         let dir = std::env::temp_dir().join(format!("connectk-uci-check-{}", std::process::id()));

@@ -66,17 +66,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let run = if args.report_only {
         None
     } else {
-        Some(solve(&args, &examples, &store)?)
+        solve(&args, &examples, &store)?
     };
     let mut rows = store.rows()?;
     rows.sort_by_key(|r| r.line);
-    write_all(&csv, &rows)?;
     let markdown = report::markdown(&rows, lines, run.as_ref());
     let md = args.out.join("uci.md");
-    std::fs::write(&md, &markdown.text)
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md.display()))?;
-    println!("{}", markdown.summary);
-    println!("wrote {} and {}", csv.display(), md.display());
+    if run.is_none() && !args.report_only && md.exists() {
+        // Nothing was solved: keep the report of the run that solved the lines.
+        println!("{}", markdown.summary);
+        println!("nothing left to solve; {} unchanged", md.display());
+    } else {
+        write_all(&csv, &rows)?;
+        std::fs::write(&md, &markdown.text)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md.display()))?;
+        println!("{}", markdown.summary);
+        println!("wrote {} and {}", csv.display(), md.display());
+    }
     Ok(if rows.iter().all(|r| r.agree) {
         ExitCode::SUCCESS
     } else {
@@ -84,8 +90,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Solves the selected lines not yet in the store, with a progress bar.
-fn solve(args: &Args, examples: &[uci::Example], store: &Store) -> anyhow::Result<RunInfo> {
+/// Solves the selected lines not yet in the store, with a progress bar; `None` when every
+/// selected line was already there.
+fn solve(args: &Args, examples: &[uci::Example], store: &Store) -> anyhow::Result<Option<RunInfo>> {
     if let Some(threads) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -102,6 +109,9 @@ fn solve(args: &Args, examples: &[uci::Example], store: &Store) -> anyhow::Resul
         args.out.join("uci.csv").display(),
         pending
     );
+    if pending == 0 {
+        return Ok(None);
+    }
     let bar = ProgressBar::new(pending as u64).with_style(
         ProgressStyle::with_template(
             "{elapsed_precise} [{bar:40}] {pos}/{len} lines, eta {eta}  {msg}",
@@ -122,13 +132,13 @@ fn solve(args: &Args, examples: &[uci::Example], store: &Store) -> anyhow::Resul
     bar.finish_and_clear();
     let wall_seconds = start.elapsed().as_secs_f64();
     eprintln!("solved {pending} lines in {wall_seconds:.1} s");
-    Ok(RunInfo {
+    Ok(Some(RunInfo {
         solved: pending,
         wall_seconds,
         workers: rayon::current_num_threads(),
         table_mb: args.table_mb,
         load: load_average(Path::new("/proc/loadavg")),
-    })
+    }))
 }
 
 /// The 1, 5 and 15 minute load averages from a Linux `/proc/loadavg`, if readable.

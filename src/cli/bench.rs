@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use connectk::{GameResult, Rules, Solver, notation};
+use connectk::reference::ReferenceSolver;
+use connectk::{GameResult, Rules, Solver, Value, Variant, notation};
 
 /// Solve the fixed benchmark sets (benches/data/*.csv: one position per row with its known
 /// value), check every value, and print the mean time and nodes per position of each set and
@@ -31,6 +32,12 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256, value_name = "MIB")]
     table_mb: usize,
+    /// Also solve the standard Connect Four sets (normal rules, k = 4, 7x6) with the reference
+    /// solver (`connectk::reference`: a plain solver built to the design of the best-known
+    /// tutorial solver), check that both give the same values, and print its mean time and
+    /// nodes and the speed-up of connectk over it.
+    #[arg(long)]
+    reference: bool,
 }
 
 /// One benchmark position with its known value.
@@ -73,7 +80,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if files.is_empty() {
         anyhow::bail!("no benchmark sets (*.csv) in {}", args.data.display());
     }
-    println!("set,positions,mean_ms,mean_nodes,total_nodes");
+    if args.reference {
+        println!(
+            "set,positions,mean_ms,mean_nodes,total_nodes,reference_mean_ms,reference_mean_nodes,speedup"
+        );
+    } else {
+        println!("set,positions,mean_ms,mean_nodes,total_nodes");
+    }
     let mut signature = 0u64;
     let mut total_seconds = 0.0;
     for file in files {
@@ -84,10 +97,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .collect::<Result<_, _>>()
             .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         let mut solver = Solver::new(args.table_mb << 20);
-        let (mut nodes, mut seconds) = (0u64, 0.0);
+        let standard = rows.iter().all(|r| {
+            r.rules == Variant::Normal.to_string() && (r.k, r.width, r.height) == (4, 7, 6)
+        });
+        let mut reference = (args.reference && standard).then(ReferenceSolver::new);
+        if let Some(first) = rows.first() {
+            // Zeroing the table is not part of any position's time.
+            solver.prepare(Rules::new(
+                first.k,
+                first.width,
+                first.height,
+                first.rules.parse()?,
+            )?);
+        }
+        let (mut nodes, mut seconds, mut reference_seconds) = (0u64, 0.0, 0.0);
         for (i, row) in rows.iter().enumerate() {
             let rules = Rules::new(row.k, row.width, row.height, row.rules.parse()?)?;
-            let (pos, _) = notation::parse(rules, &row.moves)
+            let (pos, moves) = notation::parse(rules, &row.moves)
                 .map_err(|e| anyhow::anyhow!("{} row {}: {e}", file.display(), i + 1))?;
             let weak = args.weak || row.remoteness.is_none();
             let start = Instant::now();
@@ -114,18 +140,45 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 );
                 return Ok(ExitCode::FAILURE);
             }
+            if let Some(reference) = reference.as_mut() {
+                let columns: Vec<u32> = moves.iter().map(|c| c.index()).collect();
+                let start = Instant::now();
+                let theirs: Value = reference.value(&columns, weak)?;
+                reference_seconds += start.elapsed().as_secs_f64();
+                if theirs != s.value {
+                    eprintln!(
+                        "error: {} row {} ({}): connectk says {:?}, the reference solver {:?}",
+                        file.display(),
+                        i + 1,
+                        row.moves,
+                        s.value,
+                        theirs
+                    );
+                    return Ok(ExitCode::FAILURE);
+                }
+            }
         }
         let n = rows.len().max(1) as f64;
         let name = file
             .file_stem()
             .map(|s| s.to_string_lossy().to_string())
             .unwrap_or_default();
-        println!(
+        print!(
             "{name},{},{:.3},{:.0},{nodes}",
             rows.len(),
             seconds * 1e3 / n,
             nodes as f64 / n
         );
+        match &reference {
+            Some(reference) => println!(
+                ",{:.3},{:.0},{:.2}",
+                reference_seconds * 1e3 / n,
+                reference.nodes() as f64 / n,
+                reference_seconds / seconds
+            ),
+            None if args.reference => println!(",,,"),
+            None => println!(),
+        }
         signature += nodes;
         total_seconds += seconds;
     }

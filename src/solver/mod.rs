@@ -110,6 +110,12 @@ impl Solver {
         }
     }
 
+    /// Allocates the table for `rules` now rather than at the first solve (to keep the cost of
+    /// zeroing it out of a measurement, say).
+    pub fn prepare(&mut self, rules: Rules) {
+        self.backend(rules);
+    }
+
     fn backend(&mut self, rules: Rules) -> &mut Backend {
         if self.backend.as_ref().map(|(r, _)| *r) != Some(rules) {
             // Tiny boards have few positions: no need for a huge table.

@@ -101,21 +101,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             r.rules == Variant::Normal.to_string() && (r.k, r.width, r.height) == (4, 7, 6)
         });
         let mut reference = (args.reference && standard).then(ReferenceSolver::new);
-        if let Some(first) = rows.first() {
-            // Zeroing the table is not part of any position's time.
-            solver.prepare(Rules::new(
-                first.k,
-                first.width,
-                first.height,
-                first.rules.parse()?,
-            )?);
-        }
         let (mut nodes, mut seconds, mut reference_seconds) = (0u64, 0.0, 0.0);
         for (i, row) in rows.iter().enumerate() {
             let rules = Rules::new(row.k, row.width, row.height, row.rules.parse()?)?;
             let (pos, moves) = notation::parse(rules, &row.moves)
                 .map_err(|e| anyhow::anyhow!("{} row {}: {e}", file.display(), i + 1))?;
             let weak = args.weak || row.remoteness.is_none();
+            if i == 0 {
+                // Zeroing the table is not part of any position's time.
+                solver.prepare(rules);
+            }
             let start = Instant::now();
             let s = if weak {
                 solver.solve_weak(&pos)

@@ -98,10 +98,10 @@ fn bound_by_follow_up<B: Bits>(pos: &Position<B>) -> Score {
     let follower_cells = empty & !mover_cells;
     // Columns with an odd number of empty cells: the mover owns their top cell.
     let unanswered = mover_cells & (layout.bottom() << (h - 1));
-    let mover_line = layout.has_line(pos.current() | mover_cells);
+    let mover_line = || layout.has_line(pos.current() | mover_cells);
     let follower_line = || layout.has_line(pos.opponent() | follower_cells);
     match pos.rules().variant() {
-        Variant::Normal if mover_line => Score::MAX,
+        Variant::Normal if mover_line() => Score::MAX,
         Variant::Normal if unanswered.is_empty() => -Score::from(follower_line()),
         Variant::Normal => {
             let winning = layout.completing_cells(pos.opponent()) & follower_cells;
@@ -116,7 +116,7 @@ fn bound_by_follow_up<B: Bits>(pos: &Position<B>) -> Score {
             }
         }
         Variant::Misere if !unanswered.is_empty() || follower_line() => Score::MAX,
-        Variant::Misere => -Score::from(mover_line),
+        Variant::Misere => -Score::from(mover_line()),
     }
 }
 

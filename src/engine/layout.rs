@@ -133,6 +133,16 @@ impl<B: Bits> Layout<B> {
         self.odd_rows
     }
 
+    /// Every cell at or above a cell of `cells` in the same column.
+    #[inline]
+    pub fn at_or_above(&self, cells: B) -> B {
+        let mut filled = cells & self.full;
+        for _ in 1..self.rules.height() {
+            filled |= (filled << 1) & self.full;
+        }
+        filled
+    }
+
     /// Every cell of column `c` (0-based).
     #[inline]
     pub fn column_mask(&self, c: u32) -> B {

@@ -90,10 +90,7 @@ fn bound_by_follow_up<B: Bits>(pos: &Position<B>) -> Score {
     // The mover's cells: in each column, the empty cells on the rows of the parity of the
     // column's lowest empty cell.
     let even_rows = layout.odd_rows(); // 0-based rows 0, 2, 4, ...
-    let mut from_even_start = pos.playable() & even_rows;
-    for _ in 1..h {
-        from_even_start |= (from_even_start << 1) & layout.full();
-    }
+    let from_even_start = layout.at_or_above(pos.playable() & even_rows);
     let mover_cells = (from_even_start & even_rows) | (empty & !from_even_start & !even_rows);
     let follower_cells = empty & !mover_cells;
     // Columns with an odd number of empty cells: the mover owns their top cell.
@@ -105,11 +102,7 @@ fn bound_by_follow_up<B: Bits>(pos: &Position<B>) -> Score {
         Variant::Normal if unanswered.is_empty() => -Score::from(follower_line()),
         Variant::Normal => {
             let winning = layout.completing_cells(pos.opponent()) & follower_cells;
-            let mut at_or_above_winning = winning;
-            for _ in 1..h {
-                at_or_above_winning |= (at_or_above_winning << 1) & layout.full();
-            }
-            if (unanswered & !at_or_above_winning).is_empty() {
+            if (unanswered & !layout.at_or_above(winning)).is_empty() {
                 -1
             } else {
                 Score::MAX

@@ -8,16 +8,19 @@ use crate::engine::rules::Rules;
 use super::expand::{Expansion, expand};
 use super::order::MoveOrder;
 use super::score::Score;
-use super::table::{Learned, Table};
+use super::table::{Learned, NEAR_LEAF_EMPTY, Tables};
 
 /// Nodes with at least this many empty cells try an enhanced transposition cutoff first: one
 /// table probe per child is cheap next to the subtrees it can save, but not near the leaves.
 const ETC_MIN_EMPTY: u32 = 20;
 
+// The cutoff probes children with one empty cell fewer than the node in the large table.
+const _: () = assert!(ETC_MIN_EMPTY > NEAR_LEAF_EMPTY);
+
 /// An exhaustive search for one set of rules, with its transposition table.
 pub struct Search<B: Bits> {
     layout: Layout<B>,
-    table: Table<B>,
+    table: Tables<B>,
     order: MoveOrder<B>,
     /// One move list per ply, reused so that the search allocates nothing per node.
     move_lists: Vec<Vec<(Score, B)>>,
@@ -33,7 +36,7 @@ impl<B: Bits> Search<B> {
         let layout = Layout::new(rules)?;
         Some(Search {
             layout,
-            table: Table::with_bytes(table_bytes),
+            table: Tables::with_bytes(table_bytes),
             order: MoveOrder::new(&layout),
             move_lists: vec![Vec::new(); rules.cells() as usize + 1],
             nodes: 0,
@@ -115,11 +118,11 @@ impl<B: Bits> Search<B> {
             let mut child = *pos;
             child.play_bit(m);
             *slot = child.canonical_key().0;
-            self.table.prefetch(*slot);
+            self.table.prefetch(*slot, child.empty_cells());
         });
         let count = children.count();
         for &key in &keys[..count] {
-            if let Some(known) = self.table.get(key)
+            if let Some(known) = self.table.get(key, pos.empty_cells() - 1)
                 && -known.upper >= beta
             {
                 return Some(-known.upper);
@@ -153,7 +156,8 @@ impl<B: Bits> Search<B> {
         }
         // The table's bucket is fetched from memory while the node is expanded.
         let (key, mirrored) = pos.canonical_key();
-        self.table.prefetch(key);
+        let empty = pos.empty_cells();
+        self.table.prefetch(key, empty);
         let (moves, lower, upper) = match expand(pos) {
             Expansion::Decided(score) => return score,
             Expansion::Open {
@@ -174,7 +178,7 @@ impl<B: Bits> Search<B> {
         let w = self.layout.rules().width();
         let orient = |column: u32| if mirrored { w - 1 - column } else { column };
         let mut first = None;
-        if let Some(known) = self.table.get(key) {
+        if let Some(known) = self.table.get(key, empty) {
             if known.lower >= beta {
                 return known.lower;
             }
@@ -188,7 +192,7 @@ impl<B: Bits> Search<B> {
             }
             first = known.best.map(orient);
         }
-        if pos.empty_cells() >= ETC_MIN_EMPTY
+        if empty >= ETC_MIN_EMPTY
             && let Some(score) = self.transposition_cutoff(pos, moves, beta)
         {
             return score;
@@ -228,6 +232,7 @@ impl<B: Bits> Search<B> {
         };
         self.table.put(
             key,
+            empty,
             Learned {
                 lower,
                 upper,

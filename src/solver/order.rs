@@ -58,27 +58,17 @@ impl<B: Bits> MoveOrder<B> {
         }
     }
 
-    /// Fills `out` with `moves` best first. `first` (a column) goes ahead of everything; under
-    /// misère rules the move on `above_last` (the cell above the opponent's last disc) comes
-    /// next: answering on top keeps every column filled in pairs, which denies the opponent
-    /// the safe cells it needs late in the game.
+    /// Fills `out` with `moves` best first. Under misère rules the move on `above_last` (the
+    /// cell above the opponent's last disc) comes first: answering on top keeps every column
+    /// filled in pairs, which denies the opponent the safe cells it needs late in the game.
     #[inline]
-    pub fn sort(
-        &self,
-        pos: &Position<B>,
-        moves: B,
-        first: Option<u32>,
-        above_last: B,
-        out: &mut Vec<(i32, B)>,
-    ) {
+    pub fn sort(&self, pos: &Position<B>, moves: B, above_last: B, out: &mut Vec<(i32, B)>) {
         out.clear();
         let layout = pos.layout();
         for m in BitIter(moves) {
             let column = layout.bit_cell(m).column;
-            let priority = if Some(column) == first {
+            let priority = if m == above_last && self.variant == Variant::Misere {
                 i32::MAX
-            } else if m == above_last && self.variant == Variant::Misere {
-                i32::MAX - 1
             } else {
                 let after = pos.current() | m;
                 let empty_after = layout.full() & !(pos.mask() | m);
@@ -91,6 +81,18 @@ impl<B: Bits> MoveOrder<B> {
                 .position(|&(p, _)| p < priority)
                 .unwrap_or(out.len());
             out.insert(at, (priority, m));
+        }
+    }
+
+    /// Moves the move in `column` (if `list` holds one) ahead of all others, keeping the
+    /// order of the rest: the table's best move from an earlier search of the position.
+    #[inline]
+    pub fn put_first(layout: &Layout<B>, column: u32, list: &mut [(i32, B)]) {
+        if let Some(at) = list
+            .iter()
+            .position(|&(_, m)| layout.bit_cell(m).column == column)
+        {
+            list[..=at].rotate_right(1);
         }
     }
 }

@@ -154,7 +154,8 @@ impl<B: Bits> Search<B> {
         if pos.empty_cells() == 0 || self.nodes > self.node_limit {
             return 0;
         }
-        // The table's bucket is fetched from memory while the node is expanded.
+        // The table's bucket is fetched from memory while the node is expanded and its moves
+        // are ordered.
         let (key, mirrored) = pos.canonical_key();
         let empty = pos.empty_cells();
         self.table.prefetch(key, empty);
@@ -174,6 +175,9 @@ impl<B: Bits> Search<B> {
         }
         alpha = alpha.max(lower);
         beta = beta.min(upper);
+        let ply = pos.plies() as usize;
+        self.order
+            .sort(pos, moves, above_last, &mut self.move_lists[ply]);
 
         let w = self.layout.rules().width();
         let orient = |column: u32| if mirrored { w - 1 - column } else { column };
@@ -200,9 +204,10 @@ impl<B: Bits> Search<B> {
         let alpha_in = alpha;
         let nodes_before = self.nodes;
 
-        let ply = pos.plies() as usize;
         let mut list = std::mem::take(&mut self.move_lists[ply]);
-        self.order.sort(pos, moves, first, above_last, &mut list);
+        if let Some(column) = first {
+            MoveOrder::put_first(&self.layout, column, &mut list);
+        }
         let mut best = Score::MIN;
         let mut best_move = B::ZERO;
         for &(_, m) in &list {

@@ -89,39 +89,40 @@ fn batch_goes_on_after_a_bad_line() {
 }
 
 #[test]
-fn reproduce_lists_the_boards_it_gave_up_at_the_node_limit() {
+fn reproduce_lists_the_boards_it_gave_up_at_the_node_limit_until_a_rerun_solves_them() {
     let dir = std::env::temp_dir().join(format!("connectk-node-limit-{}", std::process::id()));
-    let out = connectk(
-        &[
-            "reproduce",
-            "--max-cells",
-            "9",
-            "--k-min",
-            "3",
-            "--k-max",
-            "3",
-            "--weak",
-            "--node-limit",
-            "50",
-            "--out",
-            dir.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let md = std::fs::read_to_string(dir.join("table1.md")).unwrap();
+    let run = |args: &[&str]| {
+        let mut all = vec!["reproduce", "--weak", "--out", dir.to_str().unwrap()];
+        all.extend_from_slice(args);
+        let out = connectk(&all, "");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let md = std::fs::read_to_string(dir.join("table1.md")).unwrap();
+        let csv = std::fs::read_to_string(dir.join("table1.csv")).unwrap();
+        (md, csv)
+    };
+    let k3 = ["--max-cells", "9", "--k-min", "3", "--k-max", "3"];
+    let (md, csv) = run(&[&k3[..], &["--node-limit", "20"]].concat());
     assert!(md.contains("## Not solved within the node limit"), "{md}");
-    assert!(md.contains("- k = 3, 9x1"), "{md}");
-    let csv = std::fs::read_to_string(dir.join("table1.csv")).unwrap();
-    assert!(!csv.contains("misere,3,9,1,"), "{csv}");
+    assert!(md.contains("- k = 3, 3x3"), "{md}");
+    assert!(!csv.contains("misere,3,3,3,"), "{csv}");
+    // The search gives up on 9x1 too, and the one-row solver settles it.
+    assert!(csv.contains("misere,3,9,1,9,Draw,Draw,true,,"), "{csv}");
     assert!(
         csv.contains("misere,3,1,1,"),
         "small boards are solved: {csv}"
     );
+
+    // A rerun of another part of the grid still lists the board given up before.
+    let (md, _) = run(&["--max-cells", "4", "--k-min", "2", "--k-max", "2"]);
+    assert!(md.contains("- k = 3, 3x3"), "{md}");
+    // A rerun without the limit solves it, and the list is gone.
+    let (md, csv) = run(&k3);
+    assert!(!md.contains("Not solved"), "{md}");
+    assert!(csv.contains("misere,3,3,3,9,P1,P1,true,"), "{csv}");
     std::fs::remove_dir_all(dir).ok();
 }
 

@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use connectk::Depth;
 use connectk::store::read_rows;
-use connectk::sweep::{self, Board, Effort, Grid, Shard, Store};
+use connectk::sweep::{self, Effort, Grid, Shard, Store};
 
 /// Solve every misère board of a grid exactly and hold each outcome against Table I of Steele &
 /// Larremore. Writes DIR/table1.csv (one row per board, appended as boards finish, so a rerun
@@ -135,7 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         start.elapsed().as_secs_f64()
     );
     if args.shard.is_none() {
-        publish(&args.out, store.rows()?, &unsolved, effort.table_bytes)?;
+        publish(&args.out, store.rows()?, Some(grid), effort.table_bytes)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -143,10 +143,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn publish(
     dir: &Path,
     mut rows: Vec<sweep::Row>,
-    unsolved: &[Board],
+    requested: Option<Grid>,
     table_bytes: usize,
 ) -> anyhow::Result<()> {
-    let summary = sweep::publish(dir, &mut rows, unsolved, table_bytes)?;
+    let unsolved = sweep::missing(requested, &rows)?;
+    let summary = sweep::publish(dir, &mut rows, &unsolved, table_bytes)?;
     println!("{summary}");
     println!(
         "wrote {0}/table1.csv, {0}/table1.md and {0}/table1-k*.svg",
@@ -168,6 +169,6 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
         }
     }
     std::fs::create_dir_all(&args.out)?;
-    publish(&args.out, rows, &[], args.table_mb << 20)?;
+    publish(&args.out, rows, None, args.table_mb << 20)?;
     Ok(ExitCode::SUCCESS)
 }

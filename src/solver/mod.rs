@@ -4,6 +4,7 @@ pub mod expand;
 pub mod order;
 pub mod score;
 pub mod search;
+pub mod strip;
 pub mod table;
 
 use std::time::Instant;

@@ -7,13 +7,17 @@ pub mod plot;
 pub mod report;
 pub mod store;
 
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
+use std::time::Instant;
 
 use rayon::prelude::*;
 
 use crate::engine::position::Position;
+use crate::engine::rules::RulesError;
 use crate::engine::rules::{Rules, Variant};
 use crate::paper::table1;
+use crate::solver::strip::StripSolver;
 use crate::solver::{Depth, Solver};
 
 pub use grid::{Board, Grid, Shard};
@@ -54,12 +58,31 @@ pub struct Effort {
     pub node_limit: u64,
 }
 
+/// Bytes of memory the one-row solver is allowed per reduced position it remembers (a generous
+/// estimate of one entry of its map with its pieces).
+const BYTES_PER_FORM: usize = 256;
+
 /// Solves one board of the grid from the empty position, with its own solver; `None` when the
 /// search passes the node limit.
+///
+/// A one-row board given up by the search goes to the one-row solver ([`StripSolver`], outcome
+/// only), within the memory of the table (`table_bytes` / 256 reduced positions).
 pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
     let rules = board.rules();
+    let empty = Position::new(rules);
     let mut solver = Solver::new(effort.table_bytes);
-    let solution = solver.solve_within(&Position::new(rules), effort.depth, effort.node_limit)?;
+    let (value, nodes, seconds) = match solver.solve_within(&empty, effort.depth, effort.node_limit)
+    {
+        Some(solution) => (solution.value, solution.nodes, solution.seconds),
+        None if board.height == 1 => {
+            let start = Instant::now();
+            let forms = effort.table_bytes / BYTES_PER_FORM;
+            let mut strip = StripSolver::new(board.k, Variant::Misere, forms);
+            let value = strip.value(&empty)?;
+            (value, strip.nodes(), start.elapsed().as_secs_f64())
+        }
+        None => return None,
+    };
     let paper = table1::predict(board.k, board.width, board.height);
     Some(Row {
         rules: Variant::Misere.name().to_string(),
@@ -68,11 +91,11 @@ pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
         height: board.height,
         cells: rules.cells(),
         paper: paper.map(|p| p.label().to_string()),
-        solver: solution.value.result.label().to_string(),
-        agree: paper.map(|p| p == solution.value.result),
-        remoteness: solution.value.remoteness,
-        nodes: solution.nodes,
-        seconds: solution.seconds,
+        solver: value.result.label().to_string(),
+        agree: paper.map(|p| p == value.result),
+        remoteness: value.remoteness,
+        nodes,
+        seconds,
     })
 }
 
@@ -107,6 +130,35 @@ pub fn run(
         })
         .collect::<Result<Vec<Option<Board>>, SweepError>>()?;
     Ok(given_up.into_iter().flatten().collect())
+}
+
+/// The boards with no row in `rows` among: every board of `requested`, and for each k with
+/// rows, every board of that k up to the largest board size among them. These are the boards
+/// not solved yet, whichever runs or shards wrote the rows, so that a rerun of part of the
+/// grid keeps listing the unsolved boards of the rest.
+///
+/// # Errors
+/// [`RulesError`] if a board of the grid is not supported by the engine.
+pub fn missing(requested: Option<Grid>, rows: &[Row]) -> Result<Vec<Board>, RulesError> {
+    let mut largest: BTreeMap<u32, u32> = BTreeMap::new();
+    if let Some(grid) = requested {
+        largest.extend((grid.k_min..=grid.k_max).map(|k| (k, grid.max_cells)));
+    }
+    for row in rows {
+        let cells = largest.entry(row.k).or_insert(row.cells);
+        *cells = (*cells).max(row.cells);
+    }
+    let solved: HashSet<Board> = rows.iter().map(Row::board).collect();
+    let mut missing = Vec::new();
+    for (&k, &max_cells) in &largest {
+        let of_k = Grid {
+            k_min: k,
+            k_max: k,
+            max_cells,
+        };
+        missing.extend(of_k.boards()?.into_iter().filter(|b| !solved.contains(b)));
+    }
+    Ok(missing)
 }
 
 /// Writes the sorted CSV, the Markdown summary (listing the `unsolved` boards too) and one plot

@@ -1,0 +1,283 @@
+//! A weak solver for one-row boards (height 1), which splits the row into independent pieces.
+//!
+//! On a board of height 1 every empty cell is playable, so the plain search meets up to 3^w
+//! positions, far too many for rows of 30 cells. Most of them are the same game in disguise.
+//! Call a window (k consecutive cells) open while it holds discs of at most one player: only an
+//! open window can still become a line, and a closed window stays closed.
+//! - An empty cell in no open window is dead: filling it never makes, blocks or helps a line.
+//!   Dead cells are interchangeable moves that only pass the turn; only their number matters.
+//! - The cells covered by open windows form intervals with no open window across two of them,
+//!   so what happens in one interval never changes a line of another: the intervals are
+//!   independent pieces, and a piece plays like its mirror image.
+//!
+//! A position is reduced to its pieces (each read in the direction that gives the smaller word,
+//! discs named relative to the side to move, the pieces sorted) and its number of dead cells.
+//! An alpha-beta negamax over win, draw and loss searches the reduced forms and remembers the
+//! bounds it proves for each; a player with no open window left bounds the value at once.
+//!
+//! It settles one-row boards that the main search cannot (misère Connect 2 on 36 cells), but
+//! not all: with k >= 3 a long row stays one piece for many moves.
+
+use std::collections::HashMap;
+
+use crate::engine::outcome::Cell;
+use crate::engine::position::Position;
+use crate::engine::rules::Variant;
+
+use super::score::{Score, Value};
+
+/// An empty cell in a piece.
+const EMPTY: u8 = 0;
+/// A disc of the side to move.
+const MINE: u8 = 1;
+/// A disc of the other player.
+const THEIRS: u8 = 2;
+
+/// A position in reduced form, from the point of view of the side to move.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Reduced {
+    /// Dead empty cells.
+    dead: u32,
+    /// The pieces, each in its canonical direction, sorted.
+    pieces: Vec<Vec<u8>>,
+}
+
+/// The outcome-only solver for one-row boards, with the values of the reduced forms it has met.
+pub struct StripSolver {
+    k: usize,
+    variant: Variant,
+    /// Proved bounds (lower, upper) on the sign of each form met.
+    memo: HashMap<Reduced, (i8, i8)>,
+    /// The solver gives up once it remembers more forms than this.
+    form_limit: usize,
+    nodes: u64,
+}
+
+impl StripSolver {
+    /// A solver for one-row boards with lines of `k` under `variant` that gives up once it
+    /// remembers more than `form_limit` reduced positions (each takes up to a few hundred bytes).
+    pub fn new(k: u32, variant: Variant, form_limit: usize) -> StripSolver {
+        StripSolver {
+            k: k as usize,
+            variant,
+            memo: HashMap::new(),
+            form_limit,
+            nodes: 0,
+        }
+    }
+
+    /// Reduced positions searched so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The value of an unfinished position of a one-row board with this solver's rules, outcome
+    /// only; `None` when the solver passed its form limit.
+    ///
+    /// # Panics
+    /// If the board has more than one row, other rules than the solver's, or the game is over.
+    pub fn value(&mut self, pos: &Position) -> Option<Value> {
+        let rules = pos.rules();
+        assert_eq!(rules.height(), 1, "the strip solver takes one-row boards");
+        assert_eq!(
+            (rules.k() as usize, rules.variant()),
+            (self.k, self.variant),
+            "rules differ from the solver's"
+        );
+        assert!(!pos.is_over(), "the game is over");
+        let to_move = pos.to_move();
+        let row: Vec<u8> = (0..rules.width())
+            .map(|column| match pos.cell(Cell { column, row: 0 }) {
+                None => EMPTY,
+                Some(p) if p == to_move => MINE,
+                Some(_) => THEIRS,
+            })
+            .collect();
+        let mut start = Reduced {
+            dead: 0,
+            pieces: Vec::new(),
+        };
+        self.split_into(&row, &mut start);
+        canonicalize(&mut start);
+        let sign = self.negamax(&start, -1, 1)?;
+        Some(Value::from_sign(Score::from(sign), to_move))
+    }
+
+    /// Splits `cells` into pieces added to `form`, and counts its dead empty cells there.
+    fn split_into(&self, cells: &[u8], form: &mut Reduced) {
+        let k = self.k;
+        let mut covered = vec![false; cells.len()];
+        for start in 0..(cells.len() + 1).saturating_sub(k) {
+            let window = &cells[start..start + k];
+            if !window.contains(&MINE) || !window.contains(&THEIRS) {
+                covered[start..start + k].fill(true);
+            }
+        }
+        let mut at = 0;
+        while at < cells.len() {
+            if !covered[at] {
+                form.dead += u32::from(cells[at] == EMPTY);
+                at += 1;
+                continue;
+            }
+            let end = (at..cells.len())
+                .find(|&i| !covered[i])
+                .unwrap_or(cells.len());
+            form.pieces.push(cells[at..end].to_vec());
+            at = end;
+        }
+    }
+
+    /// Whether a disc of the side to move at `cells[at]` (already placed) completes a line.
+    fn makes_line(&self, cells: &[u8], at: usize) -> bool {
+        let left = cells[..at].iter().rev().take_while(|&&c| c == MINE).count();
+        let right = cells[at + 1..].iter().take_while(|&&c| c == MINE).count();
+        left + 1 + right >= self.k
+    }
+
+    /// Bounds on the sign of `form`'s value from the open windows alone: a player with no open
+    /// window can never complete a line, so under normal rules it cannot win and under misère
+    /// rules it cannot lose.
+    fn static_bounds(&self, form: &Reduced) -> (i8, i8) {
+        let open_for = |player: u8| {
+            let other = MINE + THEIRS - player;
+            form.pieces
+                .iter()
+                .any(|p| p.windows(self.k).any(|w| !w.contains(&other)))
+        };
+        let (mover_can, other_can) = (open_for(MINE), open_for(THEIRS));
+        match self.variant {
+            Variant::Normal => (
+                if other_can { -1 } else { 0 },
+                if mover_can { 1 } else { 0 },
+            ),
+            Variant::Misere => (
+                if mover_can { -1 } else { 0 },
+                if other_can { 1 } else { 0 },
+            ),
+        }
+    }
+
+    /// The positions one move away from `form`, each with its sign when the move ends the game
+    /// and its reduced form (from the next mover's side) when it does not. Moves that reach the
+    /// same form twice are listed once.
+    fn children(&self, form: &Reduced) -> Vec<Result<Reduced, i8>> {
+        // What completing a line is worth to the player who does it.
+        let line = match self.variant {
+            Variant::Normal => 1,
+            Variant::Misere => -1,
+        };
+        let mut children = Vec::new();
+        if form.dead > 0 {
+            let mut child = form.clone();
+            child.dead -= 1;
+            hand_over(&mut child);
+            children.push(Ok(child));
+        }
+        for (index, piece) in form.pieces.iter().enumerate() {
+            // Equal pieces offer equal moves: take the first of them only.
+            if index > 0 && form.pieces[index - 1] == *piece {
+                continue;
+            }
+            // A piece that reads the same both ways offers each move twice.
+            let half = if piece.iter().eq(piece.iter().rev()) {
+                piece.len().div_ceil(2)
+            } else {
+                piece.len()
+            };
+            for at in (0..half).filter(|&i| piece[i] == EMPTY) {
+                let mut cells = piece.clone();
+                cells[at] = MINE;
+                if self.makes_line(&cells, at) {
+                    children.push(Err(line));
+                    continue;
+                }
+                let mut child = Reduced {
+                    dead: form.dead,
+                    pieces: Vec::with_capacity(form.pieces.len() + 1),
+                };
+                child.pieces.extend(
+                    (form.pieces.iter().enumerate())
+                        .filter(|&(i, _)| i != index)
+                        .map(|(_, p)| p.clone()),
+                );
+                self.split_into(&cells, &mut child);
+                hand_over(&mut child);
+                children.push(Ok(child));
+            }
+        }
+        children
+    }
+
+    /// Alpha-beta negamax on the sign of `form`'s value for its side to move (1 win, 0 draw,
+    /// -1 loss), fail-soft like the main search; `None` past the form limit.
+    fn negamax(&mut self, form: &Reduced, mut alpha: i8, mut beta: i8) -> Option<i8> {
+        if form.pieces.is_empty() {
+            // No line can be made any more: the dead cells fill up to a draw.
+            return Some(0);
+        }
+        let (mut lower, mut upper) = self.static_bounds(form);
+        if let Some(&(known_lower, known_upper)) = self.memo.get(form) {
+            lower = lower.max(known_lower);
+            upper = upper.min(known_upper);
+        }
+        if lower >= beta || lower == upper {
+            return Some(lower);
+        }
+        if upper <= alpha {
+            return Some(upper);
+        }
+        alpha = alpha.max(lower);
+        beta = beta.min(upper);
+        if self.memo.len() >= self.form_limit {
+            return None;
+        }
+        self.nodes += 1;
+        let alpha_in = alpha;
+        let mut best = -1;
+        for child in self.children(form) {
+            let score = match child {
+                Err(score) => score,
+                Ok(child) => -self.negamax(&child, -beta, -alpha)?,
+            };
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bounds = if best <= alpha_in {
+            (lower, best)
+        } else if best >= beta {
+            (best, upper)
+        } else {
+            (best, best)
+        };
+        let entry = self.memo.entry(form.clone()).or_insert((-1, 1));
+        *entry = (entry.0.max(bounds.0), entry.1.min(bounds.1));
+        Some(best)
+    }
+}
+
+/// Hands the turn over: every disc changes sides, and the form is made canonical again.
+fn hand_over(form: &mut Reduced) {
+    for cell in form.pieces.iter_mut().flatten() {
+        *cell = match *cell {
+            MINE => THEIRS,
+            THEIRS => MINE,
+            empty => empty,
+        };
+    }
+    canonicalize(form);
+}
+
+/// Turns each piece to its canonical direction (the smaller of its two readings) and sorts
+/// the pieces.
+fn canonicalize(form: &mut Reduced) {
+    for piece in &mut form.pieces {
+        if piece.iter().rev().lt(piece.iter()) {
+            piece.reverse();
+        }
+    }
+    form.pieces.sort_unstable();
+}

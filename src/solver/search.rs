@@ -8,7 +8,7 @@ use crate::engine::rules::Rules;
 use super::expand::{Expansion, expand};
 use super::order::MoveOrder;
 use super::score::Score;
-use super::table::{Learned, NEAR_LEAF_EMPTY, Tables};
+use super::table::{Learned, NEAR_LEAF_EMPTY, Tables, near_leaf};
 
 /// Nodes with at least this many empty cells try an enhanced transposition cutoff first: one
 /// table probe per child is cheap next to the subtrees it can save, but not near the leaves.
@@ -118,11 +118,11 @@ impl<B: Bits> Search<B> {
             let mut child = *pos;
             child.play_bit(m);
             *slot = child.canonical_key().0;
-            self.table.prefetch(*slot, child.empty_cells());
+            self.table.prefetch(*slot, false);
         });
         let count = children.count();
         for &key in &keys[..count] {
-            if let Some(known) = self.table.get(key, pos.empty_cells() - 1)
+            if let Some(known) = self.table.get(key, false)
                 && -known.upper >= beta
             {
                 return Some(-known.upper);
@@ -158,7 +158,8 @@ impl<B: Bits> Search<B> {
         // are ordered.
         let (key, mirrored) = pos.canonical_key();
         let empty = pos.empty_cells();
-        self.table.prefetch(key, empty);
+        let near = near_leaf(pos);
+        self.table.prefetch(key, near);
         let (moves, lower, upper) = match expand(pos) {
             Expansion::Decided(score) => return score,
             Expansion::Open {
@@ -182,7 +183,7 @@ impl<B: Bits> Search<B> {
         let w = self.layout.rules().width();
         let orient = |column: u32| if mirrored { w - 1 - column } else { column };
         let mut first = None;
-        if let Some(known) = self.table.get(key, empty) {
+        if let Some(known) = self.table.get(key, near) {
             if known.lower >= beta {
                 return known.lower;
             }
@@ -237,7 +238,7 @@ impl<B: Bits> Search<B> {
         };
         self.table.put(
             key,
-            empty,
+            near,
             Learned {
                 lower,
                 upper,

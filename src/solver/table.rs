@@ -1,6 +1,7 @@
 //! The transposition table: bounds on the scores of positions already searched.
 
 use crate::engine::bits::Bits;
+use crate::engine::position::Position;
 
 use super::score::Score;
 
@@ -158,18 +159,34 @@ impl<B: Bits> Table<B> {
 /// [`Tables`].
 pub const NEAR_LEAF_EMPTY: u32 = 10;
 
+/// Positions with more open columns than this stay in the large table even near the leaves.
+const NEAR_LEAF_COLUMNS: u32 = 3;
+
+/// Whether `pos` belongs in the small near-leaf table of [`Tables`]: fewer than
+/// [`NEAR_LEAF_EMPTY`] empty cells, in at most [`NEAR_LEAF_COLUMNS`] columns.
+///
+/// The column bound keeps out the positions of wide, low boards (one or three rows), whose
+/// few empty cells spread over many columns can still be filled in many orders: their
+/// subtrees are too costly to search again, and the large table must keep them (without the
+/// bound, misère k = 3 on 24x1 took 2.3 times the nodes).
+#[inline]
+pub fn near_leaf<B: Bits>(pos: &Position<B>) -> bool {
+    pos.empty_cells() < NEAR_LEAF_EMPTY && pos.playable().count_ones() <= NEAR_LEAF_COLUMNS
+}
+
 /// Size of the near-leaf table: 1 MiB.
 const NEAR_LEAF_BYTES: usize = 1 << 20;
 
-/// Two tables: a small one for positions near the leaves (fewer than [`NEAR_LEAF_EMPTY`] empty
-/// cells) and the large one for the rest.
+/// Two tables: a small one for positions near the leaves (see [`near_leaf`]) and the large
+/// one for the rest.
 ///
 /// Most probes come from positions near the leaves, whose subtrees are cheap to search again.
 /// In one large table each of those probes goes to a random page and waits on memory (about
 /// half of the search's time in profiles on our 2-core VM, where the guest's huge pages do not
 /// spare the host's page walks); in a table of 1 MiB they stay in the caches, and they no
 /// longer push costly positions out of the large table. Measured on `bench --filter
-/// normal-7x6-early`: 15-25% less time for 3-6% more nodes, with 64 MiB and 1 GiB tables.
+/// normal-7x6-early`: 15-25% less time for 3-6% more nodes, with 64 MiB and 1 GiB tables; on
+/// the default Table I grid, whose searches fit in the large table, 1% more nodes.
 pub struct Tables<B: Bits> {
     far: Table<B>,
     near: Table<B>,
@@ -190,32 +207,28 @@ impl<B: Bits> Tables<B> {
         self.far.bytes() + self.near.bytes()
     }
 
-    /// The table of positions with `empty` empty cells.
+    /// The near-leaf table if `near`, else the large one.
     #[inline]
-    fn level(&mut self, empty: u32) -> &mut Table<B> {
-        if empty < NEAR_LEAF_EMPTY {
-            &mut self.near
-        } else {
-            &mut self.far
-        }
+    fn level(&mut self, near: bool) -> &mut Table<B> {
+        if near { &mut self.near } else { &mut self.far }
     }
 
-    /// [`Table::prefetch`] for a position with `empty` empty cells.
+    /// [`Table::prefetch`] in the near-leaf table if `near` (see [`near_leaf`]), else the large one.
     #[inline]
-    pub fn prefetch(&mut self, key: B, empty: u32) {
-        self.level(empty).prefetch(key);
+    pub fn prefetch(&mut self, key: B, near: bool) {
+        self.level(near).prefetch(key);
     }
 
-    /// [`Table::get`] for a position with `empty` empty cells.
+    /// [`Table::get`] in the near-leaf table if `near`, else the large one.
     #[inline]
-    pub fn get(&mut self, key: B, empty: u32) -> Option<Known> {
-        self.level(empty).get(key)
+    pub fn get(&mut self, key: B, near: bool) -> Option<Known> {
+        self.level(near).get(key)
     }
 
-    /// [`Table::put`] for a position with `empty` empty cells.
+    /// [`Table::put`] in the near-leaf table if `near`, else the large one.
     #[inline]
-    pub fn put(&mut self, key: B, empty: u32, learned: Learned) {
-        self.level(empty).put(key, learned);
+    pub fn put(&mut self, key: B, near: bool, learned: Learned) {
+        self.level(near).put(key, learned);
     }
 }
 

@@ -14,8 +14,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::engine::position::Position;
-use crate::engine::rules::RulesError;
-use crate::engine::rules::{Rules, Variant};
+use crate::engine::rules::{Rules, RulesError, Variant};
 use crate::paper::table1;
 use crate::solver::strip::StripSolver;
 use crate::solver::{Depth, Solver};

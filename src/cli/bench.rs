@@ -32,6 +32,11 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256, value_name = "MIB")]
     table_mb: usize,
+    /// Threads searching each position together, sharing the large table (1 to 64). The
+    /// values do not depend on it; node counts do, and vary from run to run above 1, so
+    /// the signature is comparable only between runs with 1 thread.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: u16,
     /// Also solve the standard Connect Four sets (normal rules, k = 4, 7x6) with the reference
     /// solver (`connectk::reference`: a plain solver built to the design of the best-known
     /// tutorial solver), check that both give the same values, and print its mean time and
@@ -96,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .deserialize()
             .collect::<Result<_, _>>()
             .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-        let mut solver = Solver::new(args.table_mb << 20);
+        let mut solver = Solver::new(args.table_mb << 20).with_threads(args.threads.into());
         let standard = rows.iter().all(|r| {
             r.rules == Variant::Normal.to_string() && (r.k, r.width, r.height) == (4, 7, 6)
         });

@@ -45,6 +45,10 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256, value_name = "MIB")]
     table_mb: usize,
+    /// Threads searching each position together, sharing the large table (1 to 64). The
+    /// values do not depend on it; node counts do, and vary from run to run above 1.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: u16,
 }
 
 /// One move's value in JSON output.
@@ -98,7 +102,7 @@ pub fn value_text(value: Value) -> String {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
-    let mut solver = Solver::new(args.table_mb << 20);
+    let mut solver = Solver::new(args.table_mb << 20).with_threads(args.threads.into());
     if let Some(file) = &args.batch {
         return batch(rules, &mut solver, file, depth(args.weak));
     }

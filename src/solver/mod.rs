@@ -1,5 +1,6 @@
 //! Exact solving: the value of any position under perfect play, for both variants.
 
+pub mod busy;
 pub mod expand;
 pub mod order;
 pub mod score;
@@ -63,10 +64,10 @@ enum Backend {
 }
 
 impl Backend {
-    fn set_node_limit(&mut self, limit: u64) {
+    fn set_node_budget(&mut self, budget: Option<u64>) {
         match self {
-            Backend::Narrow(s) => s.set_node_limit(limit),
-            Backend::Wide(s) => s.set_node_limit(limit),
+            Backend::Narrow(s) => s.set_node_budget(budget),
+            Backend::Wide(s) => s.set_node_budget(budget),
         }
     }
 
@@ -90,6 +91,7 @@ impl Backend {
 /// ```
 pub struct Solver {
     table_bytes: usize,
+    threads: usize,
     backend: Option<(Rules, Backend)>,
 }
 
@@ -98,7 +100,19 @@ impl Solver {
     pub fn new(table_bytes: usize) -> Solver {
         Solver {
             table_bytes,
+            threads: 1,
             backend: None,
+        }
+    }
+
+    /// The same solver searching each position with `threads` threads (at least 1) that
+    /// share the large table. Values and remoteness do not depend on the thread count; node
+    /// counts do, and vary from run to run when `threads > 1`.
+    pub fn with_threads(self, threads: usize) -> Solver {
+        Solver {
+            threads: threads.max(1),
+            backend: None,
+            ..self
         }
     }
 
@@ -122,9 +136,12 @@ impl Solver {
             // Tiny boards have few positions: no need for a huge table.
             let positions_bound = 3f64.powi(rules.cells() as i32) * 16.0;
             let bytes = (self.table_bytes as f64).min(positions_bound) as usize;
-            let backend = match Search::<u64>::new(rules, bytes) {
+            let threads = self.threads;
+            let backend = match Search::<u64>::new(rules, bytes, threads) {
                 Some(narrow) => Backend::Narrow(narrow),
-                None => Backend::Wide(Search::new(rules, bytes).expect("all rules fit 128 bits")),
+                None => Backend::Wide(
+                    Search::new(rules, bytes, threads).expect("all rules fit 128 bits"),
+                ),
             };
             self.backend = Some((rules, backend));
         }
@@ -184,24 +201,20 @@ impl Solver {
     }
 
     /// Like [`Solver::solve_at`], but gives up (returning `None`) once the search has visited
-    /// more than `node_limit` nodes. Giving up forgets the transposition table, whose entries
-    /// from the abandoned search cannot be trusted.
+    /// more than `node_limit` nodes (in the calling thread; helpers come on top). What the
+    /// table learned before giving up stays, and serves the next solve.
     pub fn solve_within(
         &mut self,
         pos: &Position,
         depth: Depth,
         node_limit: u64,
     ) -> Option<Solution> {
-        let limit = self.nodes().saturating_add(node_limit);
-        self.backend(pos.rules()).set_node_limit(limit);
+        self.backend(pos.rules()).set_node_budget(Some(node_limit));
         let solution = self.solve_at(pos, depth);
         let backend = self.backend(pos.rules());
-        if backend.exhausted() {
-            self.backend = None;
-            return None;
-        }
-        backend.set_node_limit(u64::MAX);
-        Some(solution)
+        let exhausted = backend.exhausted();
+        backend.set_node_budget(None);
+        (!exhausted).then_some(solution)
     }
 
     /// Solves `pos` at the given depth and finds every move that achieves its value, with one

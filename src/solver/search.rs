@@ -1,10 +1,15 @@
 //! Negamax alpha-beta search over one bit type.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::Relaxed;
+
 use crate::engine::bits::{BitIter, Bits};
 use crate::engine::layout::Layout;
 use crate::engine::position::Position;
 use crate::engine::rules::Rules;
 
+use super::busy::Busy;
 use super::expand::{Expansion, expand};
 use super::order::MoveOrder;
 use super::score::Score;
@@ -17,7 +22,26 @@ const ETC_MIN_EMPTY: u32 = 20;
 // The cutoff probes children with one empty cell fewer than the node in the large table.
 const _: () = assert!(ETC_MIN_EMPTY > NEAR_LEAF_EMPTY);
 
+/// Nodes with at least this many empty cells mark themselves busy while they search, and put
+/// off their busy moves (see [`Busy`]); near the leaves the bookkeeping would cost more than
+/// the work it spreads.
+const DEFER_MIN_EMPTY: u32 = 20;
+
+/// Helpers join only root searches of positions with at least this many empty cells: smaller
+/// searches end before starting threads pays off.
+const PARALLEL_MIN_EMPTY: u32 = 24;
+
+/// Helpers look at their stop signal once every this many nodes.
+const STOP_CHECK_NODES: u64 = 1 << 10;
+
 /// An exhaustive search for one set of rules, with its transposition table.
+///
+/// A search may have helpers: searches in other threads that share its large table and run
+/// the same root search alongside it ("lazy SMP", as chess engines call it). Every thread puts
+/// off the moves another thread is searching (see [`Busy`]), so the threads spread over the
+/// moves of a node that must all be searched, and what one stores spares the others that work.
+/// The main search's answer is the answer: helpers only ever add sound bounds to the table, so
+/// values and remoteness are the same for any number of threads (node counts are not).
 pub struct Search<B: Bits> {
     layout: Layout<B>,
     table: Tables<B>,
@@ -25,23 +49,51 @@ pub struct Search<B: Bits> {
     /// One move list per ply, reused so that the search allocates nothing per node.
     move_lists: Vec<Vec<(Score, B)>>,
     nodes: u64,
-    /// The search gives up once `nodes` passes this count (see [`Search::set_node_limit`]).
+    /// The search gives up once `nodes` passes this count (see [`Search::set_node_budget`]).
     node_limit: u64,
+    /// Searches in other threads that share the large table.
+    helpers: Vec<Search<B>>,
+    /// Raised by the main search when its root search is done, to stop the helpers.
+    stop: Arc<AtomicBool>,
+    /// Whether this is a helper (which stops when [`Search::stop`] is raised).
+    is_helper: bool,
+    /// The positions the threads are searching, when there are helpers.
+    busy: Option<Arc<Busy>>,
 }
 
 impl<B: Bits> Search<B> {
-    /// A search for `rules` with a table of at most `table_bytes`; `None` if the board does
-    /// not fit in `B`.
-    pub fn new(rules: Rules, table_bytes: usize) -> Option<Search<B>> {
+    /// A search for `rules` with a table of at most `table_bytes`, run by `threads` threads
+    /// (the caller's and `threads - 1` helpers, which share the large table); `None` if the
+    /// board does not fit in `B`.
+    pub fn new(rules: Rules, table_bytes: usize, threads: usize) -> Option<Search<B>> {
         let layout = Layout::new(rules)?;
-        Some(Search {
+        let mut search = Search {
             layout,
-            table: Tables::with_bytes(table_bytes),
+            table: Tables::with_bytes(table_bytes, threads > 1),
             order: MoveOrder::new(&layout),
             move_lists: vec![Vec::new(); rules.cells() as usize + 1],
             nodes: 0,
             node_limit: u64::MAX,
-        })
+            helpers: Vec::new(),
+            stop: Arc::new(AtomicBool::new(false)),
+            is_helper: false,
+            busy: (threads > 1).then(Arc::default),
+        };
+        search.helpers = (1..threads)
+            .map(|_| Search {
+                layout,
+                table: search.table.share().expect("the table was made shared"),
+                order: MoveOrder::new(&layout),
+                move_lists: search.move_lists.clone(),
+                nodes: 0,
+                node_limit: u64::MAX,
+                helpers: Vec::new(),
+                stop: Arc::clone(&search.stop),
+                is_helper: true,
+                busy: search.busy.clone(),
+            })
+            .collect();
+        Some(search)
     }
 
     /// The layout searched.
@@ -49,16 +101,17 @@ impl<B: Bits> Search<B> {
         &self.layout
     }
 
-    /// Nodes visited since the search was created.
+    /// Nodes visited since the search was created, by this search and its helpers.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.nodes + self.helpers.iter().map(|h| h.nodes).sum::<u64>()
     }
 
-    /// Makes the search give up once its node count (since creation) passes `limit`. After
-    /// that, [`Search::exhausted`] is true and every score returned, and every table entry
-    /// written, is meaningless: the search must be thrown away.
-    pub fn set_node_limit(&mut self, limit: u64) {
-        self.node_limit = limit;
+    /// Makes the search give up once it has visited `budget` more nodes of its own (helpers'
+    /// nodes not counted); `None` lifts the limit. Once it gives up, [`Search::exhausted`] is
+    /// true and every score returned is meaningless, but the table stays sound: a node whose
+    /// subtree was cut short stores nothing.
+    pub fn set_node_budget(&mut self, budget: Option<u64>) {
+        self.node_limit = budget.map_or(u64::MAX, |b| self.nodes.saturating_add(b));
     }
 
     /// Whether the search has passed its node limit.
@@ -136,8 +189,26 @@ impl<B: Bits> Search<B> {
     ///
     /// Contract (fail-soft): the true score `v` and the result `r` satisfy `r >= v` when
     /// `r <= alpha`, `r <= v` when `r >= beta`, and `r == v` when `alpha < r < beta`.
+    ///
+    /// The helpers, if any, search the same position in other threads until this search is
+    /// done.
     pub fn negamax(&mut self, pos: &Position<B>, alpha: Score, beta: Score) -> Score {
-        self.node(pos, alpha, beta, B::ZERO)
+        if self.helpers.is_empty() || pos.empty_cells() < PARALLEL_MIN_EMPTY {
+            return self.node(pos, alpha, beta, B::ZERO);
+        }
+        let mut helpers = std::mem::take(&mut self.helpers);
+        self.stop.store(false, Relaxed);
+        let score = std::thread::scope(|scope| {
+            for helper in helpers.iter_mut() {
+                helper.node_limit = u64::MAX;
+                scope.spawn(|| helper.node(pos, alpha, beta, B::ZERO));
+            }
+            let score = self.node(pos, alpha, beta, B::ZERO);
+            self.stop.store(true, Relaxed);
+            score
+        });
+        self.helpers = helpers;
+        score
     }
 
     /// [`Search::negamax`] where `above_last` is the cell just above the opponent's last disc
@@ -151,6 +222,11 @@ impl<B: Bits> Search<B> {
     ) -> Score {
         debug_assert!(alpha < beta);
         self.nodes += 1;
+        if self.is_helper && self.nodes.is_multiple_of(STOP_CHECK_NODES) && self.stop.load(Relaxed)
+        {
+            // Everything this helper finds from now on is thrown away, and nothing is stored.
+            self.node_limit = 0;
+        }
         if pos.empty_cells() == 0 || self.nodes > self.node_limit {
             return 0;
         }
@@ -209,24 +285,54 @@ impl<B: Bits> Search<B> {
         if let Some(column) = first {
             MoveOrder::put_first(&self.layout, column, &mut list);
         }
+        let tracked = empty >= DEFER_MIN_EMPTY;
+        if tracked && let Some(busy) = &self.busy {
+            busy.enter(key);
+        }
         let mut best = Score::MIN;
         let mut best_move = B::ZERO;
-        for &(_, m) in &list {
-            let mut child = *pos;
-            child.play_bit(m);
-            let score = -self.node(&child, -beta, -alpha, m << 1);
-            if score > best {
-                best = score;
-                best_move = m;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
+        // Moves put off because another thread is searching them; searched in a second pass.
+        let mut deferred = B::ZERO;
+        'passes: for pass in 0..2 {
+            for (i, &(_, m)) in list.iter().enumerate() {
+                let mut child = *pos;
+                child.play_bit(m);
+                if pass == 1 {
+                    if (deferred & m).is_empty() {
+                        continue;
+                    }
+                } else if tracked
+                    && i > 0
+                    && let Some(busy) = &self.busy
+                    && busy.contains(child.canonical_key().0)
+                {
+                    deferred |= m;
+                    continue;
+                }
+                let score = -self.node(&child, -beta, -alpha, m << 1);
+                if score > best {
+                    best = score;
+                    best_move = m;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break 'passes;
+                        }
                     }
                 }
             }
+            if deferred.is_empty() {
+                break;
+            }
+        }
+        if tracked && let Some(busy) = &self.busy {
+            busy.leave(key);
         }
         self.move_lists[ply] = list;
+        if self.exhausted() {
+            // Some child gave up: `best` means nothing and must not be stored.
+            return best;
+        }
 
         let best_column = Some(orient(self.layout.bit_cell(best_move).column));
         let (lower, upper, best_column) = if best <= alpha_in {

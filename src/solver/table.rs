@@ -1,5 +1,10 @@
 //! The transposition table: bounds on the scores of positions already searched.
 
+use std::marker::PhantomData;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+
 use crate::engine::bits::Bits;
 use crate::engine::position::Position;
 
@@ -11,17 +16,39 @@ const NO_LOWER: i16 = i16::MIN;
 const NO_UPPER: i16 = i16::MAX;
 /// No best move known.
 const NO_MOVE: u8 = u8::MAX;
+/// The bucket's lock: the top bit of its first entry's data word.
+const LOCKED: u64 = 1 << 63;
 
+/// The stored part of an entry besides its key, packed into one data word: bits 0-15 the lower
+/// bound, 16-31 the upper bound, 32-39 the best column, 40-47 the work (base-2 logarithm of
+/// the nodes spent on the position: what it would cost to recompute, so what it is worth
+/// keeping). A data word of zero with a key of zero is an empty entry (no real key is zero).
 #[derive(Clone, Copy, Default)]
-struct Entry<B: Bits> {
-    /// The full position key (never zero for a real position), so a hit is never a collision.
-    key: B,
+struct Data {
     lower: i16,
     upper: i16,
     best: u8,
-    /// Base-2 logarithm of the nodes the search spent on this position: what it would cost to
-    /// recompute, so what it is worth keeping.
     work: u8,
+}
+
+impl Data {
+    #[inline]
+    fn pack(self) -> u64 {
+        u64::from(self.lower as u16)
+            | u64::from(self.upper as u16) << 16
+            | u64::from(self.best) << 32
+            | u64::from(self.work) << 40
+    }
+
+    #[inline]
+    fn unpack(word: u64) -> Data {
+        Data {
+            lower: word as u16 as i16,
+            upper: (word >> 16) as u16 as i16,
+            best: (word >> 32) as u8,
+            work: (word >> 40) as u8,
+        }
+    }
 }
 
 /// What the table knows about a position.
@@ -55,36 +82,109 @@ pub struct Learned {
 /// only by one that cost at least as much to search) and the most recent other position in its
 /// second, so that the results of long searches survive the stream of cheap ones near the
 /// leaves. Bounds for the same key are merged. Both entries of a bucket share one cache line.
+///
+/// An entry is a run of 64-bit words: the key's words, then its data word, padded to a power
+/// of two (2 words for 64-bit keys, 4 for 128-bit keys). The words are atomics so that several
+/// searching threads can share one table (see [`Table::shared`]); a shared table locks a
+/// bucket while it reads or writes it, so no thread ever sees half of another's entry. An
+/// unshared table skips the lock (relaxed atomic loads and stores cost what plain ones do).
 pub struct Table<B: Bits> {
-    entries: Vec<Entry<B>>,
+    words: Vec<AtomicU64>,
     bucket_mask: usize,
+    shared: bool,
+    bits: PhantomData<B>,
 }
 
 impl<B: Bits> Table<B> {
-    /// A table using at most `bytes` bytes (rounded down to a power-of-two number of entries,
-    /// at least 1024 entries).
+    /// Words of the key.
+    const KEY_WORDS: usize = B::BITS as usize / 64;
+    /// Words of one entry.
+    const ENTRY_WORDS: usize = (Self::KEY_WORDS + 1).next_power_of_two();
+
+    /// A table for one searching thread using at most `bytes` bytes (rounded down to a
+    /// power-of-two number of entries, at least 1024 entries).
     pub fn with_bytes(bytes: usize) -> Table<B> {
-        let entry = std::mem::size_of::<Entry<B>>();
+        let entry = Self::ENTRY_WORDS * 8;
         let wanted = (bytes / entry).max(1024);
         let slots = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        let mut entries = Vec::with_capacity(slots);
-        advise_huge_pages(&entries);
-        entries.resize(slots, Entry::default());
+        let mut words = Vec::with_capacity(slots * Self::ENTRY_WORDS);
+        advise_huge_pages(&words);
+        words.resize_with(slots * Self::ENTRY_WORDS, AtomicU64::default);
         Table {
-            entries,
+            words,
             bucket_mask: slots / 2 - 1,
+            shared: false,
+            bits: PhantomData,
+        }
+    }
+
+    /// Like [`Table::with_bytes`], for several threads that search at once: every access
+    /// locks its bucket.
+    pub fn shared(bytes: usize) -> Table<B> {
+        Table {
+            shared: true,
+            ..Table::with_bytes(bytes)
         }
     }
 
     /// Bytes used by the entries.
     pub fn bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry<B>>()
+        self.words.len() * 8
     }
 
-    /// Index of the first entry of `key`'s bucket.
+    /// Index of the first word of `key`'s bucket.
     #[inline]
     fn bucket(&self, key: B) -> usize {
-        (key.mix() as usize & self.bucket_mask) * 2
+        (key.mix() as usize & self.bucket_mask) * 2 * Self::ENTRY_WORDS
+    }
+
+    /// The key of the entry whose first word is `at`.
+    #[inline]
+    fn key_at(&self, at: usize) -> B {
+        let low = self.words[at].load(Relaxed);
+        let high = if Self::KEY_WORDS == 2 {
+            self.words[at + 1].load(Relaxed)
+        } else {
+            0
+        };
+        B::from_u128(u128::from(low) | u128::from(high) << 64)
+    }
+
+    /// Stores `key` into the entry whose first word is `at`.
+    #[inline]
+    fn set_key(&self, at: usize, key: B) {
+        let key = key.to_u128();
+        self.words[at].store(key as u64, Relaxed);
+        if Self::KEY_WORDS == 2 {
+            self.words[at + 1].store((key >> 64) as u64, Relaxed);
+        }
+    }
+
+    /// Locks the bucket whose first word is `at` (when the table is shared) and returns its
+    /// first entry's data word, without the lock bit.
+    #[inline]
+    fn lock(&self, at: usize) -> u64 {
+        let word = &self.words[at + Self::KEY_WORDS];
+        if !self.shared {
+            return word.load(Relaxed);
+        }
+        loop {
+            let data = word.fetch_or(LOCKED, Acquire);
+            if data & LOCKED == 0 {
+                return data;
+            }
+            while word.load(Relaxed) & LOCKED != 0 {
+                std::hint::spin_loop();
+            }
+        }
+    }
+
+    /// Unlocks the bucket whose first word is `at`, leaving `first_data` (without the lock
+    /// bit) as its first entry's data word.
+    #[inline]
+    fn unlock(&self, at: usize, first_data: u64) {
+        let ordering = if self.shared { Release } else { Relaxed };
+        self.words[at + Self::KEY_WORDS].store(first_data, ordering);
     }
 
     /// Starts loading `key`'s bucket into the cache, so that a later [`Table::get`] or
@@ -93,12 +193,12 @@ impl<B: Bits> Table<B> {
     pub fn prefetch(&self, key: B) {
         #[cfg(target_arch = "x86_64")]
         {
-            let entry: *const Entry<B> = &self.entries[self.bucket(key)];
+            let word: *const AtomicU64 = &self.words[self.bucket(key)];
             // SAFETY: prefetching is only a hint to the cache and never faults; the address is
             // that of a live entry.
             unsafe {
                 std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    entry.cast::<i8>(),
+                    word.cast::<i8>(),
                 );
             }
         }
@@ -110,48 +210,69 @@ impl<B: Bits> Table<B> {
     #[inline]
     pub fn get(&self, key: B) -> Option<Known> {
         let at = self.bucket(key);
-        self.entries[at..at + 2]
-            .iter()
-            .find(|e| e.key == key)
-            .map(|e| Known {
-                lower: e.lower as Score,
-                upper: e.upper as Score,
-                best: (e.best != NO_MOVE).then_some(e.best as u32),
-            })
+        let second = at + Self::ENTRY_WORDS;
+        let first_data = self.lock(at);
+        let found = if self.key_at(at) == key {
+            Some(first_data)
+        } else if self.key_at(second) == key {
+            Some(self.words[second + Self::KEY_WORDS].load(Relaxed))
+        } else {
+            None
+        };
+        self.unlock(at, first_data);
+        found.map(|word| {
+            let data = Data::unpack(word);
+            Known {
+                lower: data.lower as Score,
+                upper: data.upper as Score,
+                best: (data.best != NO_MOVE).then_some(data.best as u32),
+            }
+        })
     }
 
     /// Records what was learned about `key`, merging with bounds already held for it.
     #[inline]
-    pub fn put(&mut self, key: B, learned: Learned) {
-        let at = self.bucket(key);
-        let lower = learned.lower.map_or(NO_LOWER, |s| s as i16);
-        let upper = learned.upper.map_or(NO_UPPER, |s| s as i16);
-        let best = learned.best.map_or(NO_MOVE, |c| c as u8);
-        let work = (u64::BITS - learned.nodes.leading_zeros()) as u8;
-        let bucket = &mut self.entries[at..at + 2];
-        if let Some(e) = bucket.iter_mut().find(|e| e.key == key) {
-            e.lower = e.lower.max(lower);
-            e.upper = e.upper.min(upper);
-            debug_assert!(e.lower <= e.upper, "contradictory bounds stored");
-            if best != NO_MOVE {
-                e.best = best;
-            }
-            e.work = e.work.max(work);
-        } else {
-            let fresh = Entry {
-                key,
-                lower,
-                upper,
-                best,
-                work,
+    pub fn put(&self, key: B, learned: Learned) {
+        let fresh = Data {
+            lower: learned.lower.map_or(NO_LOWER, |s| s as i16),
+            upper: learned.upper.map_or(NO_UPPER, |s| s as i16),
+            best: learned.best.map_or(NO_MOVE, |c| c as u8),
+            work: (u64::BITS - learned.nodes.leading_zeros()) as u8,
+        };
+        let merge = |old: u64| {
+            let old = Data::unpack(old);
+            let merged = Data {
+                lower: old.lower.max(fresh.lower),
+                upper: old.upper.min(fresh.upper),
+                best: if fresh.best == NO_MOVE {
+                    old.best
+                } else {
+                    fresh.best
+                },
+                work: old.work.max(fresh.work),
             };
-            if work >= bucket[0].work {
-                bucket[1] = bucket[0];
-                bucket[0] = fresh;
-            } else {
-                bucket[1] = fresh;
-            }
+            debug_assert!(merged.lower <= merged.upper, "contradictory bounds stored");
+            merged.pack()
+        };
+        let at = self.bucket(key);
+        let second = at + Self::ENTRY_WORDS;
+        let second_data = &self.words[second + Self::KEY_WORDS];
+        let mut first_data = self.lock(at);
+        if self.key_at(at) == key {
+            first_data = merge(first_data);
+        } else if self.key_at(second) == key {
+            second_data.store(merge(second_data.load(Relaxed)), Relaxed);
+        } else if fresh.work >= Data::unpack(first_data).work {
+            // The first entry moves to the second place.
+            self.set_key(second, self.key_at(at));
+            second_data.store(first_data, Relaxed);
+            self.set_key(at, key);
+            first_data = fresh.pack();
+        } else {
+            self.set_key(second, key);
+            second_data.store(fresh.pack(), Relaxed);
         }
+        self.unlock(at, first_data);
     }
 }
 
@@ -188,18 +309,34 @@ const NEAR_LEAF_BYTES: usize = 1 << 20;
 /// normal-7x6-early`: 15-25% less time for 1-6% more nodes, with 64 MiB and 1 GiB tables; on
 /// the default Table I grid, whose searches fit in the large table, 1% more nodes.
 pub struct Tables<B: Bits> {
-    far: Table<B>,
+    far: Arc<Table<B>>,
     near: Table<B>,
 }
 
 impl<B: Bits> Tables<B> {
     /// Tables using at most about `bytes` bytes in all: the near-leaf table takes 1 MiB (or
-    /// `bytes`, if less) on top of a large table of `bytes`.
-    pub fn with_bytes(bytes: usize) -> Tables<B> {
+    /// `bytes`, if less) on top of a large table of `bytes`. With `shared`, the large table
+    /// can be handed to other threads' searches with [`Tables::share`].
+    pub fn with_bytes(bytes: usize, shared: bool) -> Tables<B> {
+        let far = if shared {
+            Table::shared(bytes)
+        } else {
+            Table::with_bytes(bytes)
+        };
         Tables {
-            far: Table::with_bytes(bytes),
+            far: Arc::new(far),
             near: Table::with_bytes(bytes.min(NEAR_LEAF_BYTES)),
         }
+    }
+
+    /// Tables for another searching thread: the same large table and a near-leaf table of
+    /// its own (positions near the leaves are cheap to search again, and a private table
+    /// needs no lock). `None` unless the large table was made shared.
+    pub fn share(&self) -> Option<Tables<B>> {
+        self.far.shared.then(|| Tables {
+            far: Arc::clone(&self.far),
+            near: Table::with_bytes(self.near.bytes()),
+        })
     }
 
     /// Bytes used by the entries of both tables.
@@ -209,25 +346,25 @@ impl<B: Bits> Tables<B> {
 
     /// The near-leaf table if `near`, else the large one.
     #[inline]
-    fn level(&mut self, near: bool) -> &mut Table<B> {
-        if near { &mut self.near } else { &mut self.far }
+    fn level(&self, near: bool) -> &Table<B> {
+        if near { &self.near } else { &self.far }
     }
 
     /// [`Table::prefetch`] in the near-leaf table if `near` (see [`near_leaf`]), else the large one.
     #[inline]
-    pub fn prefetch(&mut self, key: B, near: bool) {
+    pub fn prefetch(&self, key: B, near: bool) {
         self.level(near).prefetch(key);
     }
 
     /// [`Table::get`] in the near-leaf table if `near`, else the large one.
     #[inline]
-    pub fn get(&mut self, key: B, near: bool) -> Option<Known> {
+    pub fn get(&self, key: B, near: bool) -> Option<Known> {
         self.level(near).get(key)
     }
 
     /// [`Table::put`] in the near-leaf table if `near`, else the large one.
     #[inline]
-    pub fn put(&mut self, key: B, near: bool, learned: Learned) {
+    pub fn put(&self, key: B, near: bool, learned: Learned) {
         self.level(near).put(key, learned);
     }
 }
@@ -263,7 +400,7 @@ mod tests {
 
     #[test]
     fn bounds_for_one_key_are_merged() {
-        let mut t = Table::<u64>::with_bytes(1 << 16);
+        let t = Table::<u64>::with_bytes(1 << 16);
         let learned = |lower, upper, best| Learned {
             lower,
             upper,
@@ -285,7 +422,7 @@ mod tests {
 
     #[test]
     fn a_costly_entry_survives_cheap_ones_in_its_bucket() {
-        let mut t = Table::<u64>::with_bytes(1 << 14);
+        let t = Table::<u64>::with_bytes(1 << 14);
         let keys: Vec<u64> = (1..100_000u64)
             .filter(|k| t.bucket(*k) == t.bucket(1))
             .take(4)
@@ -303,5 +440,46 @@ mod tests {
         assert!(t.get(keys[0]).is_some(), "the costly entry was evicted");
         assert!(t.get(keys[3]).is_some(), "the latest entry is kept");
         assert!(t.get(keys[1]).is_none() && t.get(keys[2]).is_none());
+    }
+
+    #[test]
+    fn threads_sharing_a_table_never_see_half_an_entry() {
+        // Every key's stored bounds are a function of the key, so whatever a thread reads for a
+        // key must be exactly that. Two threads write and read the same few hundred 128-bit
+        // keys (four words per entry) in a tiny table, fighting over its buckets.
+        let table = Table::<u128>::shared(1 << 12);
+        let key = |i: u128| (((i % 500) * 0x9e37_79b9_7f4a_7c15 + 1) << 60) | (i % 500);
+        let bounds = |key: u128| (key % 1000) as Score;
+        let hits: usize = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..2u128)
+                .map(|thread| {
+                    let table = &table;
+                    scope.spawn(move || {
+                        let mut hits = 0;
+                        for i in 0..300_000u128 {
+                            let written = key(i + thread * 250);
+                            let b = bounds(written);
+                            let learned = Learned {
+                                lower: Some(b),
+                                upper: Some(b + 1),
+                                best: Some((written % 7) as u32),
+                                nodes: (i % 64) as u64,
+                            };
+                            table.put(written, learned);
+                            let read = key(i * 3);
+                            if let Some(known) = table.get(read) {
+                                let b = bounds(read);
+                                assert_eq!((known.lower, known.upper), (b, b + 1));
+                                assert_eq!(known.best, Some((read % 7) as u32));
+                                hits += 1;
+                            }
+                        }
+                        hits
+                    })
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).sum()
+        });
+        assert!(hits > 1000, "too few reads found an entry to check: {hits}");
     }
 }

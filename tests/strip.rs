@@ -55,9 +55,25 @@ fn misere_k2_on_three_cells_is_a_second_player_win() {
 
 #[test]
 fn the_form_limit_gives_up_without_an_answer() {
-    let rules = Rules::new(3, 16, 1, Variant::Misere).unwrap();
-    let mut solver = StripSolver::new(3, Variant::Misere, 10);
+    let rules = Rules::new(2, 16, 1, Variant::Misere).unwrap();
+    let mut solver = StripSolver::new(2, Variant::Misere, 10);
     assert_eq!(solver.value(&Position::new(rules)), None);
+}
+
+/// Misère rows for k >= 3 far wider than the main search can settle: the pairing bound draws
+/// them at the first node, as Theorem 3 of Steele & Larremore says (each player can pair the
+/// row's cells left to right). A form limit of one shows no search was needed.
+#[test]
+fn misere_rows_for_k_from_3_are_draws_by_the_pairing_bound() {
+    for k in 3..=7 {
+        for width in [25, 36, 37, 64] {
+            let rules = Rules::new(k, width, 1, Variant::Misere).unwrap();
+            let value = StripSolver::new(k, Variant::Misere, 1)
+                .value(&Position::new(rules))
+                .expect("settled without search");
+            assert_eq!(value.result, connectk::GameResult::Draw, "k={k} {width}x1");
+        }
+    }
 }
 
 proptest! {

@@ -8,6 +8,7 @@ use crate::engine::bits::{BitIter, Bits};
 use crate::engine::position::Position;
 use crate::engine::rules::Variant;
 
+use super::pairing::{self, EMPTY, MINE, THEIRS};
 use super::score::{Score, loss_at, win_at};
 
 /// The result of looking at a node before searching it.
@@ -46,7 +47,10 @@ pub fn expand<B: Bits>(pos: &Position<B>) -> Expansion<B> {
             lower,
             upper,
         } => {
-            let upper = upper.min(bound_by_follow_up(pos));
+            let mut upper = upper.min(bound_by_follow_up(pos));
+            if pos.rules().variant() == Variant::Misere && upper > lower {
+                upper = upper.min(bound_by_delayed_take_even(pos));
+            }
             if lower >= upper {
                 debug_assert_eq!(lower, upper, "contradictory bounds");
                 Expansion::Decided(upper)
@@ -111,6 +115,83 @@ fn bound_by_follow_up<B: Bits>(pos: &Position<B>) -> Score {
         Variant::Misere if !unanswered.is_empty() || follower_line() => Score::MAX,
         Variant::Misere => -Score::from(mover_line()),
     }
+}
+
+/// An upper bound on the mover's score under misère rules from the opponent's delayed
+/// take-even strategy (Steele & Larremore, Theorem 2 and Corollary 2, here for any position
+/// that fits it): the opponent answers a move on the bottom row with a move on the bottom row
+/// by a pairing strategy ([`super::pairing`], no reserved cell), and any other move on top of
+/// it, in the same column. Returns [`Score::MAX`] when no bound follows.
+///
+/// It applies when every column has an even number of empty cells above the bottom row, and
+/// the bottom row an even number of empty cells. Bottom-row moves then come in pairs, mover
+/// first, and so do the moves above it: the mover gets the lowest empty cell of each column
+/// above the bottom row and every second cell above it (its cells), the opponent the rest (its
+/// cells), each on top of a cell of the mover's.
+///
+/// The opponent never completes a line:
+/// - not on the bottom row, by the pairing strategy;
+/// - not across the bottom row and the row above it, when the opponent has no disc on the row
+///   above it in a line of its discs, its cells and the empty bottom-row cells (the rest of
+///   such a line's cells on that row are the mover's);
+/// - not above the bottom row: a line of the opponent's discs and cells, each directly above a
+///   disc or cell of the mover's, is completed only after the line directly below it, all the
+///   mover's, is complete, and that ended the game first. Opponent discs above the bottom row
+///   not standing on a mover's disc must be in no such line.
+///
+/// So the mover cannot win (0); and if the mover's discs and cells hold a line, the mover
+/// must complete one before the board is full, and loses (-1, the latest loss).
+fn bound_by_delayed_take_even<B: Bits>(pos: &Position<B>) -> Score {
+    let layout = pos.layout();
+    let rules = pos.rules();
+    let h = rules.height();
+    let bottom = layout.bottom();
+    let empty = layout.full() & !pos.mask();
+    // Rows 1, 2, ... (0-based) with the parity of the height: there the lowest empty cell of a
+    // column above the bottom row must be, for an even number of empty cells above it.
+    let height_parity_rows = if h.is_multiple_of(2) {
+        layout.odd_rows()
+    } else {
+        layout.full() & !layout.odd_rows()
+    } & !bottom;
+    let bottom_if_odd_height = if h.is_multiple_of(2) { B::ZERO } else { bottom };
+    let playable = layout.playable(pos.mask());
+    if !(playable & !(height_parity_rows | bottom_if_odd_height)).is_empty() {
+        return Score::MAX;
+    }
+    let bottom_empty = empty & bottom;
+    if bottom_empty.count_ones() % 2 == 1 {
+        return Score::MAX;
+    }
+    let mover_cells = empty & height_parity_rows;
+    let opponent_cells = empty & !height_parity_rows & !bottom;
+    let opponent_reach = pos.opponent() | opponent_cells | bottom_empty;
+    let unsupported = pos.opponent() & !bottom & !(pos.current() << 1);
+    let second_row = (bottom << 1) & layout.full();
+    let above_bottom_lines = layout.window_cells(opponent_reach & !bottom) & unsupported;
+    let crossing_lines = layout.window_cells(opponent_reach) & pos.opponent() & second_row;
+    if !(above_bottom_lines | crossing_lines).is_empty() {
+        return Score::MAX;
+    }
+    if !bottom_empty.is_empty() {
+        // The bottom row from the opponent's side: it is the player guarding the row.
+        let mut row = [EMPTY; 128];
+        for column in 0..rules.width() {
+            let cell = layout.bottom_cell(column);
+            row[column as usize] = if !(pos.opponent() & cell).is_empty() {
+                MINE
+            } else if !(pos.current() & cell).is_empty() {
+                THEIRS
+            } else {
+                EMPTY
+            };
+        }
+        let row = &row[..rules.width() as usize];
+        if pairing::reserved_cells_needed(row, rules.k() as usize, MINE) != Some(0) {
+            return Score::MAX;
+        }
+    }
+    -Score::from(layout.has_line(pos.current() | mover_cells))
 }
 
 /// Tightens the bounds and the move list with the lines that can still be made.
@@ -280,4 +361,107 @@ fn drop_moves_losing_at_the_next_turn<B: Bits>(
         }
     }
     kept
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::engine::outcome::GameResult;
+    use crate::engine::position::Column;
+    use crate::engine::rules::Rules;
+
+    /// The sign of a position's value for the side to move (1 win, 0 draw, -1 loss) by plain
+    /// minimax over the engine's moves, with no bound and no pruning.
+    fn plain_sign(pos: &Position, memo: &mut HashMap<u128, i8>) -> i8 {
+        let key = pos.key().to_u128();
+        if let Some(&sign) = memo.get(&key) {
+            return sign;
+        }
+        let mut best = -1;
+        for column in pos.legal_columns() {
+            let child = pos.played(column).unwrap();
+            let sign = match child.outcome().map(|o| o.result) {
+                Some(GameResult::Draw) => 0,
+                Some(GameResult::Win(p)) if p == pos.to_move() => 1,
+                Some(GameResult::Win(_)) => -1,
+                None => -plain_sign(&child, memo),
+            };
+            best = best.max(sign);
+        }
+        memo.insert(key, best);
+        best
+    }
+
+    fn misere(k: u32, width: u32, height: u32) -> Rules {
+        Rules::new(k, width, height, Variant::Misere).unwrap()
+    }
+
+    /// Table I's odd-height cases, decided by the bound alone: the second player wins an even
+    /// width from the empty board; the first player wins an odd width by first taking the
+    /// rightmost bottom cell, after which the bound holds for it.
+    #[test]
+    fn the_bound_decides_odd_heights_as_the_paper_does() {
+        for (k, width, height) in [(3, 6, 3), (4, 10, 3), (5, 6, 5), (3, 4, 7)] {
+            let empty = Position::new(misere(k, width, height));
+            assert_eq!(
+                bound_by_delayed_take_even(&empty),
+                -1,
+                "{width}x{height} k={k}"
+            );
+        }
+        for (k, width, height) in [(3, 5, 3), (4, 11, 3), (5, 7, 5)] {
+            let mut pos = Position::new(misere(k, width, height));
+            pos.play(Column::from_number(width).unwrap()).unwrap();
+            assert_eq!(
+                bound_by_delayed_take_even(&pos),
+                -1,
+                "{width}x{height} k={k}"
+            );
+        }
+        // The empty board with an odd number of bottom cells is left to the search.
+        let odd = Position::new(misere(3, 5, 3));
+        assert_eq!(bound_by_delayed_take_even(&odd), Score::MAX);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Along a random game on a small board, wherever the bound holds, plain minimax agrees.
+        #[test]
+        fn the_bound_never_contradicts_plain_minimax(
+            board in prop::sample::select(vec![
+                (2, 4, 3), (3, 4, 3), (3, 5, 3), (4, 5, 3), (3, 6, 3), (2, 6, 1), (3, 8, 1),
+                (3, 3, 5), (2, 2, 5), (3, 4, 4), (2, 3, 4), (3, 2, 7),
+            ]),
+            choices in prop::collection::vec(0usize..8, 2..12),
+        ) {
+            let (k, width, height) = board;
+            let mut pos = Position::new(misere(k, width, height));
+            let mut memo = HashMap::new();
+            for choice in choices {
+                let legal = pos.legal_columns();
+                pos.play(legal[choice % legal.len()]).unwrap();
+                if pos.is_over() {
+                    break;
+                }
+                let bound = bound_by_delayed_take_even(&pos);
+                // Early positions of the larger boards are too slow for plain minimax.
+                if bound > 0 || pos.empty_cells() > 14 {
+                    continue;
+                }
+                let sign = plain_sign(&pos, &mut memo);
+                prop_assert!(
+                    i32::from(sign) <= bound.signum(),
+                    "bound {} but minimax {} for\n{}",
+                    bound,
+                    sign,
+                    pos.diagram()
+                );
+            }
+        }
+    }
 }

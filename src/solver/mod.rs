@@ -3,6 +3,7 @@
 pub mod busy;
 pub mod expand;
 pub mod order;
+pub mod pairing;
 pub mod score;
 pub mod search;
 pub mod strip;

@@ -16,7 +16,7 @@
 //! bounds it proves for each. Two static bounds settle many forms at once: a player with no
 //! open window left can never make a line, and under misère rules a player who can pair up
 //! empty cells so that each of its open windows holds a whole pair can avoid making one
-//! ([`StripSolver::pairing_holds`]).
+//! ([`super::pairing`]).
 //!
 //! It settles one-row boards that the main search cannot: misère Connect 2 on 36 cells by
 //! search, and misère rows for k >= 3 of any width at their first node, by the pairing bound.
@@ -27,14 +27,8 @@ use crate::engine::outcome::Cell;
 use crate::engine::position::Position;
 use crate::engine::rules::Variant;
 
+use super::pairing::{self, EMPTY, MINE, THEIRS};
 use super::score::{Score, Value};
-
-/// An empty cell in a piece.
-const EMPTY: u8 = 0;
-/// A disc of the side to move.
-const MINE: u8 = 1;
-/// A disc of the other player.
-const THEIRS: u8 = 2;
 
 /// A position in reduced form, from the point of view of the side to move.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -175,25 +169,8 @@ impl StripSolver {
     }
 
     /// Whether `player` (to move when `to_move`) can be sure never to complete a line of its
-    /// own, by a pairing strategy: a set of disjoint pairs of empty cells, and at most one
-    /// empty cell it reserves (never fills), such that each window still open for `player`
-    /// holds a whole pair or the reserved cell.
-    ///
-    /// Why it is sound. On one row every empty cell is playable. The player keeps this rule:
-    /// never fill a reserved cell, never fill both cells of a pair. Then every window open
-    /// for it keeps an empty cell, so it never completes a line. When the opponent fills a
-    /// cell of a pair or the reserved cell, the windows that relied on it close (they hold an
-    /// opponent disc), and the other cell of that pair becomes free. On its own move the
-    /// player fills a free cell (one in no pair, not reserved) or one cell of a pair, whose
-    /// partner it then reserves (each window that pair served now holds that reserved cell).
-    /// So the player is stuck only when all that is left for it is reserved.
-    /// Counting free cells f, pairs p and reserved cells r, and letting the opponent choose
-    /// among filling a free, a reserved or a paired cell, an exhaustive check of that counter
-    /// game (see the tests) gives: with r = 0 the player is never stuck; with r = 1 it is never
-    /// stuck exactly when f + 2p (the empty cells besides the reserved one) is odd on its own
-    /// move and even on the opponent's; with r >= 2 the opponent can always strand it.
-    /// Whatever the opponent does beyond this (making its own line ends the game in the
-    /// player's favour) cannot hurt, so the player does not lose.
+    /// own, by guarding each piece with pairs, and one piece with a reserved cell if that is
+    /// affordable (see [`pairing`] for why this is sound: dead cells count as free cells).
     fn pairing_holds(&self, form: &Reduced, player: u8, to_move: bool) -> bool {
         let empty = form.dead as usize
             + form
@@ -202,73 +179,15 @@ impl StripSolver {
                 .flatten()
                 .filter(|&&c| c == EMPTY)
                 .count();
-        let mut reserve_left = to_move == empty.is_multiple_of(2);
+        let mut reserve_left = pairing::reserve_affordable(empty, to_move);
         for piece in &form.pieces {
-            match self.cells_to_reserve(piece, player) {
+            match pairing::reserved_cells_needed(piece, self.k, player) {
                 Some(0) => {}
                 Some(_) if reserve_left => reserve_left = false,
                 _ => return false,
             }
         }
         true
-    }
-
-    /// The fewest reserved cells (0 or 1) with which pairs of consecutive empty cells of
-    /// `piece` cover every window open for `player` (each window holds a whole pair or a
-    /// reserved cell); `None` when one reserved cell is not enough.
-    ///
-    /// A dynamic programme over the empty cells from left to right: after deciding the first
-    /// j of them (free, reserved, or paired with the next), it keeps for each count of
-    /// reserved cells the largest left end of a finished cover; a window is covered exactly
-    /// when that left end lies inside it, so the largest one is the best to keep.
-    fn cells_to_reserve(&self, piece: &[u8], player: u8) -> Option<usize> {
-        let other = MINE + THEIRS - player;
-        let windows: Vec<(usize, usize)> = (0..(piece.len() + 1).saturating_sub(self.k))
-            .filter(|&s| !piece[s..s + self.k].contains(&other))
-            .map(|s| (s, s + self.k - 1))
-            .collect();
-        // Every window ending in lo..hi starts at or before the left end `left` of a cover.
-        let covered = |left: Option<usize>, lo: usize, hi: usize| {
-            windows
-                .iter()
-                .filter(|&&(_, end)| (lo..hi).contains(&end))
-                .all(|&(start, _)| left.is_some_and(|l| l >= start))
-        };
-        let empties: Vec<usize> = (0..piece.len()).filter(|&i| piece[i] == EMPTY).collect();
-        let at = |j: usize| empties.get(j).copied().unwrap_or(piece.len());
-        // best[j][r]: the largest left end of a cover once j empty cells are decided with r
-        // reserved, every window ending before the j-th empty cell being covered; `None` as
-        // the outer option when that state cannot be reached.
-        let mut best = vec![[None::<Option<usize>>; 2]; empties.len() + 1];
-        if covered(None, 0, at(0)) {
-            best[0][0] = Some(None);
-        }
-        let raise = |slot: &mut Option<Option<usize>>, left: Option<usize>| {
-            if slot.is_none_or(|old| old < left) {
-                *slot = Some(left);
-            }
-        };
-        for j in 0..empties.len() {
-            for reserved in 0..2 {
-                let Some(left) = best[j][reserved] else {
-                    continue;
-                };
-                let here = Some(at(j));
-                if covered(left, at(j), at(j + 1)) {
-                    raise(&mut best[j + 1][reserved], left);
-                }
-                if reserved == 0 && covered(here, at(j), at(j + 1)) {
-                    raise(&mut best[j + 1][1], here);
-                }
-                if j + 1 < empties.len()
-                    && covered(left, at(j), at(j + 1))
-                    && covered(here, at(j + 1), at(j + 2))
-                {
-                    raise(&mut best[j + 2][reserved], here);
-                }
-            }
-        }
-        (0..2).find(|&r| best[empties.len()][r].is_some())
     }
 
     /// The positions one move away from `form`, each with its sign when the move ends the game
@@ -402,78 +321,6 @@ mod tests {
     use crate::engine::rules::Rules;
     use crate::solver::{Depth, Solver};
     use proptest::prelude::*;
-
-    /// The counter game of [`StripSolver::pairing_holds`]: whether the pairing player, with
-    /// `free` free cells, `pairs` pairs and `reserved` reserved cells left, avoids being left
-    /// to move with nothing but reserved cells, whatever the opponent fills.
-    fn survives(free: u32, pairs: u32, reserved: u32, to_move: bool) -> bool {
-        if free + 2 * pairs + reserved == 0 {
-            return true;
-        }
-        if to_move {
-            (free > 0 && survives(free - 1, pairs, reserved, false))
-                || (pairs > 0 && survives(free, pairs - 1, reserved + 1, false))
-        } else {
-            (free == 0 || survives(free - 1, pairs, reserved, true))
-                && (reserved == 0 || survives(free, pairs, reserved - 1, true))
-                && (pairs == 0 || survives(free + 1, pairs - 1, reserved, true))
-        }
-    }
-
-    /// The rule `pairing_holds` applies, checked against the whole counter game.
-    #[test]
-    fn the_counter_game_matches_the_reserve_rule() {
-        for free in 0..10 {
-            for pairs in 0..6 {
-                for reserved in 0..4 {
-                    for to_move in [true, false] {
-                        let others = free + 2 * pairs;
-                        let rule = match reserved {
-                            0 => true,
-                            1 => to_move == (others % 2 == 1),
-                            _ => false,
-                        };
-                        assert_eq!(
-                            survives(free, pairs, reserved, to_move),
-                            rule,
-                            "f={free} p={pairs} r={reserved} to_move={to_move}"
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    /// Pieces written as strings: `.` empty, `x` the side to move, `o` the other.
-    fn piece(text: &str) -> Vec<u8> {
-        text.bytes()
-            .map(|b| match b {
-                b'.' => EMPTY,
-                b'x' => MINE,
-                _ => THEIRS,
-            })
-            .collect()
-    }
-
-    #[test]
-    fn covers_found_by_hand() {
-        let solver = StripSolver::new(3, Variant::Misere, 0);
-        // Pairs (0,1), (2,3), (4,5) lie in every window of three.
-        assert_eq!(solver.cells_to_reserve(&piece("......"), MINE), Some(0));
-        // Two discs of the mover with one empty cell between: that cell must be reserved.
-        assert_eq!(solver.cells_to_reserve(&piece("x.x..."), MINE), Some(1));
-        // Two windows that each need their own reserved cell.
-        assert_eq!(solver.cells_to_reserve(&piece("xx.o.xx"), MINE), None);
-        // The same piece is safe for the other player: its only window holds pair (2,4).
-        assert_eq!(solver.cells_to_reserve(&piece("xx.o.xx"), THEIRS), Some(0));
-        // With k = 2 every window is a pair of neighbours: a reserved cell covers the two
-        // windows around it, and the rest must be disjoint pairs.
-        let two = StripSolver::new(2, Variant::Misere, 0);
-        assert_eq!(two.cells_to_reserve(&piece(".."), MINE), Some(0));
-        assert_eq!(two.cells_to_reserve(&piece("..."), MINE), Some(1));
-        assert_eq!(two.cells_to_reserve(&piece("....."), MINE), Some(1));
-        assert_eq!(two.cells_to_reserve(&piece("......"), MINE), None);
-    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]

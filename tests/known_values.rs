@@ -28,7 +28,7 @@ fn misere_3x3_connect_3_is_a_first_player_win() {
 
 /// Allis (1988) and Allen (1989): the first player wins standard Connect Four.
 ///
-/// The slowest test of the suite: 111 s in release on this 2-core machine with a 512 MiB table,
+/// 79 to 111 s in release on this 2-core machine with a 512 MiB table (the UCI test is slower),
 /// which keeps the whole suite well inside CI's budget.
 #[test]
 fn standard_connect_4_is_a_first_player_win() {

@@ -125,9 +125,10 @@ fn bound_by_follow_up<B: Bits>(pos: &Position<B>) -> Score {
 ///
 /// It applies when every column has an even number of empty cells above the bottom row, and
 /// the bottom row an even number of empty cells. Bottom-row moves then come in pairs, mover
-/// first, and so do the moves above it: the mover gets the lowest empty cell of each column
-/// above the bottom row and every second cell above it (its cells), the opponent the rest (its
-/// cells), each on top of a cell of the mover's.
+/// first (an odd number of bottom cells is left for each answer, and the opponent never faces
+/// a full bottom row with nothing to answer), and so do the moves above it: the mover gets the
+/// lowest empty cell of each column above the bottom row and every second cell above it (its
+/// cells), the opponent the rest (its cells), each on top of a cell of the mover's.
 ///
 /// The opponent never completes a line:
 /// - not on the bottom row, by the pairing strategy;

@@ -371,31 +371,9 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::engine::outcome::GameResult;
     use crate::engine::position::Column;
     use crate::engine::rules::Rules;
-
-    /// The sign of a position's value for the side to move (1 win, 0 draw, -1 loss) by plain
-    /// minimax over the engine's moves, with no bound and no pruning.
-    fn plain_sign(pos: &Position, memo: &mut HashMap<u128, i8>) -> i8 {
-        let key = pos.key().to_u128();
-        if let Some(&sign) = memo.get(&key) {
-            return sign;
-        }
-        let mut best = -1;
-        for column in pos.legal_columns() {
-            let child = pos.played(column).unwrap();
-            let sign = match child.outcome().map(|o| o.result) {
-                Some(GameResult::Draw) => 0,
-                Some(GameResult::Win(p)) if p == pos.to_move() => 1,
-                Some(GameResult::Win(_)) => -1,
-                None => -plain_sign(&child, memo),
-            };
-            best = best.max(sign);
-        }
-        memo.insert(key, best);
-        best
-    }
+    use crate::solver::plain::plain_sign;
 
     fn misere(k: u32, width: u32, height: u32) -> Rules {
         Rules::new(k, width, height, Variant::Misere).unwrap()

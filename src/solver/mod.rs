@@ -4,6 +4,8 @@ pub mod busy;
 pub mod expand;
 pub mod order;
 pub mod pairing;
+#[cfg(test)]
+mod plain;
 pub mod score;
 pub mod search;
 pub mod strip;

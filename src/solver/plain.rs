@@ -1,0 +1,30 @@
+//! Plain minimax for the solver's unit tests: the engine's moves and nothing else (no bound,
+//! no pruning, no move ordering), so that the bounds can be checked against it.
+
+use std::collections::HashMap;
+
+use crate::engine::bits::Bits;
+use crate::engine::outcome::GameResult;
+use crate::engine::position::Position;
+
+/// The sign of a position's value for the side to move (1 win, 0 draw, -1 loss), remembering
+/// the signs of the positions it meets in `memo`.
+pub fn plain_sign(pos: &Position, memo: &mut HashMap<u128, i8>) -> i8 {
+    let key = pos.key().to_u128();
+    if let Some(&sign) = memo.get(&key) {
+        return sign;
+    }
+    let mut best = -1;
+    for column in pos.legal_columns() {
+        let child = pos.played(column).unwrap();
+        let sign = match child.outcome().map(|o| o.result) {
+            Some(GameResult::Draw) => 0,
+            Some(GameResult::Win(p)) if p == pos.to_move() => 1,
+            Some(GameResult::Win(_)) => -1,
+            None => -plain_sign(&child, memo),
+        };
+        best = best.max(sign);
+    }
+    memo.insert(key, best);
+    best
+}

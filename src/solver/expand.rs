@@ -373,7 +373,7 @@ mod tests {
     use super::*;
     use crate::engine::position::Column;
     use crate::engine::rules::Rules;
-    use crate::solver::plain::plain_sign;
+    use crate::solver::plain::{plain_sign, positions_along};
 
     fn misere(k: u32, width: u32, height: u32) -> Rules {
         Rules::new(k, width, height, Variant::Misere).unwrap()
@@ -419,14 +419,8 @@ mod tests {
             choices in prop::collection::vec(0usize..8, 2..12),
         ) {
             let (k, width, height) = board;
-            let mut pos = Position::new(misere(k, width, height));
             let mut memo = HashMap::new();
-            for choice in choices {
-                let legal = pos.legal_columns();
-                pos.play(legal[choice % legal.len()]).unwrap();
-                if pos.is_over() {
-                    break;
-                }
+            for pos in positions_along(misere(k, width, height), &choices) {
                 let bound = bound_by_delayed_take_even(&pos);
                 // Early positions of the larger boards are too slow for plain minimax.
                 if bound > 0 || pos.empty_cells() > 14 {

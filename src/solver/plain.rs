@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use crate::engine::bits::Bits;
 use crate::engine::outcome::GameResult;
 use crate::engine::position::Position;
+use crate::engine::rules::Rules;
 
 /// The sign of a position's value for the side to move (1 win, 0 draw, -1 loss), remembering
 /// the signs of the positions it meets in `memo`.
@@ -27,4 +28,21 @@ pub fn plain_sign(pos: &Position, memo: &mut HashMap<u128, i8>) -> i8 {
     }
     memo.insert(key, best);
     best
+}
+
+/// The positions of a game under `rules` that plays `choices` (each an index into the legal
+/// moves, taken modulo their number), after each move, up to the first finished position
+/// (which is left out).
+pub fn positions_along(rules: Rules, choices: &[usize]) -> Vec<Position> {
+    let mut pos = Position::new(rules);
+    let mut along = Vec::new();
+    for &choice in choices {
+        let legal = pos.legal_columns();
+        pos.play(legal[choice % legal.len()]).unwrap();
+        if pos.is_over() {
+            break;
+        }
+        along.push(pos);
+    }
+    along
 }

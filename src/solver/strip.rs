@@ -322,7 +322,7 @@ mod tests {
 
     use super::*;
     use crate::engine::rules::Rules;
-    use crate::solver::plain::plain_sign;
+    use crate::solver::plain::{plain_sign, positions_along};
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
@@ -337,14 +337,8 @@ mod tests {
         ) {
             let rules = Rules::new(k, width, 1, Variant::Misere).unwrap();
             let solver = StripSolver::new(k, Variant::Misere, 0);
-            let mut pos = Position::new(rules);
             let mut memo = HashMap::new();
-            for choice in choices {
-                let legal = pos.legal_columns();
-                pos.play(legal[choice % legal.len()]).unwrap();
-                if pos.is_over() {
-                    break;
-                }
+            for pos in positions_along(rules, &choices) {
                 let form = solver.reduce(&pos);
                 let mover_safe = solver.pairing_holds(&form, MINE, true);
                 let other_safe = solver.pairing_holds(&form, THEIRS, false);

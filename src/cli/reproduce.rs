@@ -38,6 +38,10 @@ pub struct Args {
     /// Transposition table size per worker, in MiB.
     #[arg(long, default_value_t = 256, value_name = "MIB")]
     table_mb: usize,
+    /// Memory per worker for the one-row solver, in MiB: it takes over a one-row board that
+    /// the search gives up on at the node limit (misère 36x1 with k = 2 needs about 1,600: 17.1 million forms).
+    #[arg(long, default_value_t = 2048, value_name = "MIB")]
+    strip_mb: usize,
     /// Outcome only: skip the exact remoteness (left empty in the CSV), which is much faster
     /// on large boards.
     #[arg(long)]
@@ -119,6 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Depth::Strong
         },
         node_limit: args.node_limit.unwrap_or(u64::MAX),
+        strip_bytes: args.strip_mb << 20,
     };
     let unsolved = sweep::run(&boards, &store, effort, |board, row| {
         let verdict = row.map_or("node limit reached", |r| r.solver.as_str());

@@ -43,16 +43,21 @@ struct Reduced {
 pub struct StripSolver {
     k: usize,
     variant: Variant,
-    /// Proved bounds (lower, upper) on the sign of each form met.
-    memo: HashMap<Reduced, (i8, i8)>,
+    /// Proved bounds (lower, upper) on the sign of each form met, by its packed key.
+    memo: HashMap<PackedForm, (i8, i8)>,
     /// The solver gives up once it remembers more forms than this.
     form_limit: usize,
     nodes: u64,
 }
 
 impl StripSolver {
+    /// A generous bound on the memory one remembered form takes, in bytes: a 16-byte key and
+    /// its bounds in a hash map that is between 44% and 88% full, counted at the moment it
+    /// grows, when its old and new buckets are both allocated.
+    pub const BYTES_PER_FORM: usize = 96;
+
     /// A solver for one-row boards with lines of `k` under `variant` that gives up once it
-    /// remembers more than `form_limit` reduced positions (each takes up to a few hundred bytes).
+    /// remembers more than `form_limit` reduced positions (see [`StripSolver::BYTES_PER_FORM`]).
     pub fn new(k: u32, variant: Variant, form_limit: usize) -> StripSolver {
         StripSolver {
             k: k as usize,
@@ -82,6 +87,10 @@ impl StripSolver {
             "rules differ from the solver's"
         );
         assert!(!pos.is_over(), "the game is over");
+        assert!(
+            rules.width() <= MAX_WIDTH,
+            "the strip solver takes rows of at most {MAX_WIDTH} cells"
+        );
         let start = self.reduce(pos);
         let sign = self.negamax(&start, -1, 1)?;
         Some(Value::from_sign(Score::from(sign), pos.to_move()))
@@ -249,7 +258,8 @@ impl StripSolver {
             return Some(0);
         }
         let (mut lower, mut upper) = self.static_bounds(form);
-        if let Some(&(known_lower, known_upper)) = self.memo.get(form) {
+        let key = pack(form);
+        if let Some(&(known_lower, known_upper)) = self.memo.get(&key) {
             lower = lower.max(known_lower);
             upper = upper.min(known_upper);
         }
@@ -285,10 +295,43 @@ impl StripSolver {
         } else {
             (best, best)
         };
-        let entry = self.memo.entry(form.clone()).or_insert((-1, 1));
+        let entry = self.memo.entry(key).or_insert((-1, 1));
         *entry = (entry.0.max(bounds.0), entry.1.min(bounds.1));
         Some(best)
     }
+}
+
+/// The widest row the solver takes: every engine board of height 1 (width * 2 <= 128).
+const MAX_WIDTH: u32 = 64;
+
+/// A reduced form packed into 128 bits, two per symbol from the most significant end: first
+/// one 0 per dead cell, then the pieces' cells (an empty cell 1, the mover's disc 2, the
+/// other player's 3) with a 0 between two pieces, then 0s to the end.
+///
+/// The packing is one-to-one on the forms the solver stores (at least one piece): the leading
+/// 0s count the dead cells because a piece starts with a non-zero symbol, a single 0 then
+/// separates pieces because pieces are not empty, and the trailing 0s follow the last piece's
+/// non-zero last cell. It fits because a form of a row of w cells has at most w symbols: each
+/// dead cell was a cell of the row, and so was each piece's cell, and between two pieces there
+/// was at least one cell (a disc or dead cell) in no open window, which the separator stands
+/// for.
+type PackedForm = [u64; 2];
+
+/// The packed key of `form` (see [`PackedForm`]).
+fn pack(form: &Reduced) -> PackedForm {
+    let separators = form.pieces.len().saturating_sub(1);
+    let symbols = form.dead as usize + form.pieces.iter().map(Vec::len).sum::<usize>() + separators;
+    debug_assert!(symbols <= MAX_WIDTH as usize, "form of {symbols} symbols");
+    let mut bits = 0u128;
+    let mut at = 2 * form.dead;
+    for (index, piece) in form.pieces.iter().enumerate() {
+        at += 2 * u32::from(index > 0);
+        for &cell in piece {
+            bits |= u128::from(cell + 1) << (126 - at);
+            at += 2;
+        }
+    }
+    [(bits >> 64) as u64, bits as u64]
 }
 
 /// Hands the turn over: every disc changes sides, and the form is made canonical again.
@@ -324,6 +367,25 @@ mod tests {
     use crate::engine::rules::Rules;
     use crate::solver::plain::{plain_sign, positions_along};
 
+    /// The form whose packed key is `key` (the inverse of [`pack`] on forms with a piece).
+    fn unpack(key: PackedForm) -> Reduced {
+        let bits = u128::from(key[0]) << 64 | u128::from(key[1]);
+        let symbols: Vec<u8> = (0..64).map(|i| (bits >> (126 - 2 * i)) as u8 & 3).collect();
+        let dead = symbols.iter().take_while(|&&s| s == 0).count();
+        let end = symbols
+            .iter()
+            .rposition(|&s| s != 0)
+            .map_or(dead, |last| last + 1);
+        let pieces = symbols[dead..end]
+            .split(|&s| s == 0)
+            .map(|piece| piece.iter().map(|&s| s - 1).collect())
+            .collect();
+        Reduced {
+            dead: dead as u32,
+            pieces,
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -350,6 +412,34 @@ mod tests {
                 let sign = plain_sign(&pos, &mut memo);
                 prop_assert!(!mover_safe || sign >= 0, "mover safe but loses: {:?}", form);
                 prop_assert!(!other_safe || sign <= 0, "other safe but loses: {:?}", form);
+            }
+        }
+
+        /// Every reduced form met along random games on rows up to the widest, and each of
+        /// its children, has at most as many symbols as its row has cells, and is read back
+        /// from its packed key unchanged (so no two forms share a key).
+        #[test]
+        fn packed_keys_tell_forms_apart(
+            width in 2u32..=MAX_WIDTH,
+            k in 2u32..=6,
+            choices in prop::collection::vec(0usize..64, 0..40),
+        ) {
+            let rules = Rules::new(k, width, 1, Variant::Misere).unwrap();
+            let solver = StripSolver::new(k, Variant::Misere, 0);
+            for pos in positions_along(rules, &choices) {
+                let form = solver.reduce(&pos);
+                let children = solver.children(&form).into_iter().filter_map(Result::ok);
+                for form in std::iter::once(form.clone()).chain(children) {
+                    if form.pieces.is_empty() {
+                        continue;
+                    }
+                    let symbols = form.dead as usize
+                        + form.pieces.iter().map(Vec::len).sum::<usize>()
+                        + form.pieces.len()
+                        - 1;
+                    prop_assert!(symbols <= width as usize, "{} symbols: {:?}", symbols, form);
+                    prop_assert_eq!(unpack(pack(&form)), form);
+                }
             }
         }
     }

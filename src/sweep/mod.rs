@@ -55,17 +55,15 @@ pub struct Effort {
     pub depth: Depth,
     /// Give up on a board after this many nodes (`u64::MAX`: never).
     pub node_limit: u64,
+    /// Memory for the one-row solver, in bytes, on a board the search gives up on.
+    pub strip_bytes: usize,
 }
-
-/// Bytes of memory the one-row solver is allowed per reduced position it remembers (a generous
-/// estimate of one entry of its map with its pieces).
-const BYTES_PER_FORM: usize = 256;
 
 /// Solves one board of the grid from the empty position, with its own solver; `None` when the
 /// search passes the node limit.
 ///
 /// A one-row board given up by the search goes to the one-row solver ([`StripSolver`], outcome
-/// only), within the memory of the table (`table_bytes` / 256 reduced positions).
+/// only), within `strip_bytes` of memory.
 pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
     let rules = board.rules();
     let empty = Position::new(rules);
@@ -75,7 +73,7 @@ pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
         Some(solution) => (solution.value, solution.nodes, solution.seconds),
         None if board.height == 1 => {
             let start = Instant::now();
-            let forms = effort.table_bytes / BYTES_PER_FORM;
+            let forms = effort.strip_bytes / StripSolver::BYTES_PER_FORM;
             let mut strip = StripSolver::new(board.k, Variant::Misere, forms);
             let value = strip.value(&empty)?;
             (value, strip.nodes(), start.elapsed().as_secs_f64())

@@ -283,3 +283,32 @@ fn a_principal_variation_plays_out_the_solved_value() {
     let text = String::from_utf8_lossy(&shown.stdout);
     assert!(text.contains("P2 wins"), "{text}");
 }
+
+#[test]
+fn every_committed_experiment_spec_parses_and_a_bad_run_is_named() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    let mut specs = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let out = connectk(&["experiment", "--check", path.to_str().unwrap()], "");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{}: {stderr}", path.display());
+            specs += 1;
+        }
+    }
+    assert!(specs >= 8, "only {specs} specs in {}", dir.display());
+
+    let scratch = scratch("experiment-check");
+    let bad = scratch.join("bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"name": "bad", "description": "a typo", "runs": [["reproduce", "--max-cels", "9"]]}"#,
+    )
+    .unwrap();
+    assert_bad_input(
+        &["experiment", "--check", bad.to_str().unwrap()],
+        "run `reproduce --max-cels 9`: error: unexpected argument '--max-cels'",
+    );
+    std::fs::remove_dir_all(scratch).unwrap();
+}

@@ -10,6 +10,10 @@ use serde::Deserialize;
 pub struct Args {
     /// The spec file, e.g. experiments/table1.json.
     spec: String,
+    /// Only check that the spec is well formed and that every run's arguments parse; run
+    /// nothing.
+    #[arg(long)]
+    check: bool,
 }
 
 /// An experiment spec.
@@ -30,6 +34,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.spec
         )
     })?;
+    if args.check {
+        for run in &spec.runs {
+            super::parse_args(run)
+                .map_err(|e| anyhow::anyhow!("{}: run `{}`: {e}", args.spec, run.join(" ")))?;
+        }
+        println!("{}: {} run(s), all parse", args.spec, spec.runs.len());
+        return Ok(ExitCode::SUCCESS);
+    }
     eprintln!("experiment {}: {}", spec.name, spec.description);
     for run in &spec.runs {
         eprintln!("$ connectk {}", run.join(" "));

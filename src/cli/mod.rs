@@ -83,17 +83,21 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
 
 /// Parses a complete argument list (as written in an experiment spec) and runs it.
 fn run_args(args: &[String]) -> anyhow::Result<ExitCode> {
-    let cli =
-        Cli::try_parse_from(std::iter::once("connectk".to_string()).chain(args.iter().cloned()))
-            .map_err(|e| {
-                anyhow::anyhow!(
-                    "{}",
-                    e.render()
-                        .to_string()
-                        .lines()
-                        .next()
-                        .unwrap_or("bad arguments")
-                )
-            })?;
-    run(cli.command)
+    run(parse_args(args)?.command)
+}
+
+/// Parses a complete argument list (as written in an experiment spec) without running it; a
+/// bad list gives the first line of clap's message.
+fn parse_args(args: &[String]) -> anyhow::Result<Cli> {
+    Cli::try_parse_from(std::iter::once("connectk".to_string()).chain(args.iter().cloned()))
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "{}",
+                e.render()
+                    .to_string()
+                    .lines()
+                    .next()
+                    .unwrap_or("bad arguments")
+            )
+        })
 }

@@ -39,7 +39,8 @@ pub struct Args {
     #[arg(long, default_value_t = 256, value_name = "MIB")]
     table_mb: usize,
     /// Memory per worker for the one-row solver, in MiB: it takes over a one-row board that
-    /// the search gives up on at the node limit (misère 36x1 with k = 2 needs about 1,600: 17.1 million forms).
+    /// the search gives up on at the node limit (misère 36x1 with k = 2 needs about 1,600 for
+    /// its 17.1 million reduced forms).
     #[arg(long, default_value_t = 2048, value_name = "MIB")]
     strip_mb: usize,
     /// Outcome only: skip the exact remoteness (left empty in the CSV), which is much faster

@@ -59,26 +59,36 @@ pub struct Effort {
     pub strip_bytes: usize,
 }
 
-/// Solves one board of the grid from the empty position, with its own solver; `None` when the
-/// search passes the node limit.
+/// Solves one board of the grid from the empty position; `None` when neither solver settles
+/// it within its limits.
 ///
-/// A one-row board given up by the search goes to the one-row solver ([`StripSolver`], outcome
-/// only), within `strip_bytes` of memory.
+/// A one-row board can also go to the one-row solver ([`StripSolver`], outcome only, within
+/// `strip_bytes` of memory). When only the outcome is asked for, it goes there first: it settles
+/// every row with k >= 3 at its first form and the k = 2 rows far sooner than the search, which
+/// then takes only the rows it gives up on. When the remoteness is asked for, the search goes
+/// first and the one-row solver takes the rows the search gives up on (their remoteness is
+/// left unknown).
 pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
     let rules = board.rules();
     let empty = Position::new(rules);
-    let mut solver = Solver::new(effort.table_bytes);
-    let (value, nodes, seconds) = match solver.solve_within(&empty, effort.depth, effort.node_limit)
-    {
-        Some(solution) => (solution.value, solution.nodes, solution.seconds),
-        None if board.height == 1 => {
-            let start = Instant::now();
-            let forms = effort.strip_bytes / StripSolver::BYTES_PER_FORM;
-            let mut strip = StripSolver::new(board.k, Variant::Misere, forms);
-            let value = strip.value(&empty)?;
-            (value, strip.nodes(), start.elapsed().as_secs_f64())
+    let search = || {
+        let mut solver = Solver::new(effort.table_bytes);
+        let solution = solver.solve_within(&empty, effort.depth, effort.node_limit)?;
+        Some((solution.value, solution.nodes, solution.seconds))
+    };
+    let one_row = || {
+        if board.height != 1 {
+            return None;
         }
-        None => return None,
+        let start = Instant::now();
+        let forms = effort.strip_bytes / StripSolver::BYTES_PER_FORM;
+        let mut strip = StripSolver::new(board.k, Variant::Misere, forms);
+        let value = strip.value(&empty)?;
+        Some((value, strip.nodes(), start.elapsed().as_secs_f64()))
+    };
+    let (value, nodes, seconds) = match effort.depth {
+        Depth::Weak => one_row().or_else(search)?,
+        Depth::Strong => search().or_else(one_row)?,
     };
     let paper = table1::predict(board.k, board.width, board.height);
     Some(Row {
@@ -187,4 +197,37 @@ pub fn publish(
         plot::outcome_map(&dir.join(format!("table1-k{k}.svg")), k, &of_k)?;
     }
     Ok(markdown.summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn effort(depth: Depth) -> Effort {
+        Effort {
+            table_bytes: 1 << 20,
+            depth,
+            node_limit: u64::MAX,
+            strip_bytes: 64 << 20,
+        }
+    }
+
+    /// A weak sweep settles a one-row board with the one-row solver first (the pairing bound
+    /// decides misère 12x1 with k = 3 at its first form, no node searched); an exact sweep
+    /// searches it for the remoteness.
+    #[test]
+    fn weak_sweeps_take_rows_to_the_one_row_solver_first() {
+        let board = Board {
+            k: 3,
+            width: 12,
+            height: 1,
+        };
+        let weak = solve_board(board, effort(Depth::Weak)).unwrap();
+        assert_eq!((weak.solver.as_str(), weak.nodes), ("Draw", 0));
+        assert_eq!(weak.remoteness, None);
+        let exact = solve_board(board, effort(Depth::Strong)).unwrap();
+        assert_eq!(exact.solver, "Draw");
+        assert_eq!(exact.remoteness, Some(12), "a draw: the board fills up");
+        assert!(exact.nodes > 0);
+    }
 }

@@ -38,9 +38,10 @@ pub struct Args {
     /// Transposition table size per worker, in MiB.
     #[arg(long, default_value_t = 256, value_name = "MIB")]
     table_mb: usize,
-    /// Memory per worker for the one-row solver, in MiB: it takes over a one-row board that
-    /// the search gives up on at the node limit (misère 36x1 with k = 2 needs about 1,600 for
-    /// its 17.1 million reduced forms).
+    /// Memory per worker for the one-row solver, in MiB (misère 36x1 with k = 2 needs about
+    /// 1,600 for its 17.1 million reduced forms). It settles one-row boards, outcome only:
+    /// every one with --weak, before the search; otherwise those the search gives up on at the
+    /// node limit.
     #[arg(long, default_value_t = 2048, value_name = "MIB")]
     strip_mb: usize,
     /// Outcome only: skip the exact remoteness (left empty in the CSV), which is much faster

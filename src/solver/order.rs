@@ -5,6 +5,10 @@ use crate::engine::layout::Layout;
 use crate::engine::position::Position;
 use crate::engine::rules::Variant;
 
+/// Added to the rank of a bottom-row move that [`MoveOrder::sort`] puts first: more than any
+/// difference of ranks (at most 2 * 128 threats, times 256, plus a column rank below 256).
+const BOTTOM_FIRST: i32 = 1 << 20;
+
 /// Ranks moves for one set of rules.
 pub struct MoveOrder<B: Bits> {
     /// Static preference of each column, higher first.
@@ -12,6 +16,11 @@ pub struct MoveOrder<B: Bits> {
     variant: Variant,
     /// Cells on rows 1, 3, 5, ... counted from 1 at the bottom (the first player's rows).
     odd_rows: B,
+    /// Under misère rules on a board of odd height (3 or more), the cells of the second row
+    /// from the bottom; empty otherwise (see [`MoveOrder::sort`]).
+    second_row: B,
+    /// The cells of the bottom row.
+    bottom: B,
 }
 
 impl<B: Bits> MoveOrder<B> {
@@ -30,10 +39,17 @@ impl<B: Bits> MoveOrder<B> {
                 }
             })
             .collect();
+        let odd_misere = rules.variant() == Variant::Misere && rules.height() % 2 == 1;
         MoveOrder {
             column_rank,
             variant: rules.variant(),
             odd_rows: layout.odd_rows(),
+            second_row: if odd_misere && rules.height() >= 3 {
+                (layout.bottom() << 1) & layout.full()
+            } else {
+                B::ZERO
+            },
+            bottom: layout.bottom(),
         }
     }
 
@@ -61,19 +77,32 @@ impl<B: Bits> MoveOrder<B> {
     /// Fills `out` with `moves` best first. Under misère rules the move on `above_last` (the
     /// cell above the opponent's last disc) comes first: answering on top keeps every column
     /// filled in pairs, which denies the opponent the safe cells it needs late in the game.
+    ///
+    /// On boards of odd height, except when the opponent's last disc went to the bottom row:
+    /// then the bottom row's moves come first, ahead of the answer on top. That is the paper's
+    /// delayed take-even (Theorem 2): the bottom row is answered within the bottom row, by a
+    /// pairing, which leaves an even number of empty cells in every column above it, and
+    /// answering on top of a bottom-row disc instead gives that parity up. (Exact misère 10x3,
+    /// k = 4: 626,879,071 nodes with the answer on top first, 3,468,580 with this order.)
     #[inline]
     pub fn sort(&self, pos: &Position<B>, moves: B, above_last: B, out: &mut Vec<(i32, B)>) {
         out.clear();
         let layout = pos.layout();
+        let bottom_first = !(above_last & self.second_row).is_empty();
         for m in BitIter(moves) {
             let column = layout.bit_cell(m).column;
-            let priority = if m == above_last && self.variant == Variant::Misere {
+            let priority = if m == above_last && self.variant == Variant::Misere && !bottom_first {
                 i32::MAX
             } else {
                 let after = pos.current() | m;
                 let empty_after = layout.full() & !(pos.mask() | m);
                 let own = layout.completing_cells(after) & empty_after;
-                self.threat_priority(pos, own) * 256 + self.column_rank[column as usize]
+                let rank = self.threat_priority(pos, own) * 256 + self.column_rank[column as usize];
+                if bottom_first && !(m & self.bottom).is_empty() {
+                    rank + BOTTOM_FIRST
+                } else {
+                    rank
+                }
             };
             // Insertion keeps the list sorted, best first; lists are at most one move per column.
             let at = out

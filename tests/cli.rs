@@ -124,6 +124,26 @@ fn reproduce_lists_the_boards_it_gave_up_at_the_node_limit_until_a_rerun_solves_
     let (md, csv) = run(&k3);
     assert!(!md.contains("Not solved"), "{md}");
     assert!(csv.contains("misere,3,4,2,8,P2,P2,true,"), "{csv}");
+
+    // The k = 3 grid is finished now: the same command solves it again, and the k = 2 rows of
+    // the other run stay.
+    let out = connectk(
+        &[
+            &["reproduce", "--weak", "--out", dir.to_str().unwrap()],
+            &k3[..],
+        ]
+        .concat(),
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("from a finished run: solving them again, 23 to solve"),
+        "{stderr}"
+    );
+    let csv = std::fs::read_to_string(dir.join("table1.csv")).unwrap();
+    assert!(csv.contains("misere,3,4,2,8,P2,P2,true,"), "{csv}");
+    assert!(csv.contains("misere,2,2,2,"), "{csv}");
     std::fs::remove_dir_all(dir).ok();
 }
 

@@ -8,11 +8,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use connectk::Depth;
 use connectk::store::read_rows;
-use connectk::sweep::{self, Effort, Grid, Shard, Store};
+use connectk::sweep::{self, Effort, Grid, Shard};
 
 /// Solve every misère board of a grid exactly and hold each outcome against Table I of Steele &
 /// Larremore. Writes DIR/table1.csv (one row per board, appended as boards finish, so a rerun
-/// resumes), DIR/table1.md (agreement counts and every disagreement with a principal variation)
+/// of an unfinished sweep resumes; once every board of the grid is there, a rerun solves the
+/// grid again), DIR/table1.md (agreement counts and every disagreement with a principal variation)
 /// and DIR/table1-k{K}.svg (one outcome map per k).
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -98,17 +99,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         None => args.out.join("table1.csv"),
     };
-    let store = Store::open(&csv)?;
+    let (store, restarted) = sweep::open_store(&csv, &boards)?;
     let pending = boards.iter().filter(|b| !store.contains(b)).count();
+    let kept = if restarted {
+        format!(
+            "all were in {} from a finished run: solving them again",
+            csv.display()
+        )
+    } else {
+        format!("{} already in {}", boards.len() - pending, csv.display())
+    };
     eprintln!(
-        "{} boards (k {}..{}, width*height <= {}), {} already in {}, {} to solve",
+        "{} boards (k {}..{}, width*height <= {}), {kept}, {pending} to solve",
         boards.len(),
         args.k_min,
         args.k_max,
         args.max_cells,
-        boards.len() - pending,
-        csv.display(),
-        pending
     );
     let bar = ProgressBar::new(pending as u64).with_style(
         ProgressStyle::with_template(

@@ -55,7 +55,7 @@ pub struct Effort {
     pub depth: Depth,
     /// Give up on a board after this many nodes (`u64::MAX`: never).
     pub node_limit: u64,
-    /// Memory for the one-row solver, in bytes, on a board the search gives up on.
+    /// Memory for the one-row solver, in bytes (see [`solve_board`]).
     pub strip_bytes: usize,
 }
 

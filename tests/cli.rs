@@ -34,6 +34,14 @@ fn bad_input_is_refused_with_status_two() {
         "cannot read batch file",
     );
     assert_bad_input(&["reproduce", "--k-min", "1"], "Table I covers k >= 2");
+    assert_bad_input(
+        &["solve", "--table-mb", "99999999999999"],
+        "expected a whole number of MiB from 0 to 1048576",
+    );
+    assert_bad_input(
+        &["reproduce", "--strip-mb", "lots"],
+        "expected a whole number of MiB from 0 to 1048576",
+    );
 }
 
 #[test]

@@ -30,7 +30,7 @@ pub struct Args {
     #[arg(long)]
     weak: bool,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 256, value_name = "MIB")]
+    #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = super::parse_mib)]
     table_mb: usize,
     /// Threads searching each position together, sharing the large table (1 to 64). The
     /// values do not depend on it; node counts do, and vary from run to run above 1, so

@@ -21,6 +21,19 @@ use clap::{Parser, Subcommand};
 /// Exit status for bad input (as clap uses for usage errors).
 const BAD_INPUT: u8 = 2;
 
+/// The largest memory size an option takes, in MiB (1 TiB): larger sizes are surely typos, and
+/// their byte counts would overflow.
+const MAX_MIB: usize = 1 << 20;
+
+/// Parses a memory size in MiB for options such as `--table-mb`: a whole number from 0 to
+/// [`MAX_MIB`].
+fn parse_mib(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|&mib| mib <= MAX_MIB)
+        .ok_or_else(|| format!("expected a whole number of MiB from 0 to {MAX_MIB}"))
+}
+
 /// connectk: play, solve and check Connect-k games under normal and misère rules.
 ///
 /// Pieces drop into the columns of a width x height board; a line of k (horizontal, vertical or

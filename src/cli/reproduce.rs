@@ -37,13 +37,13 @@ pub struct Args {
     #[arg(long)]
     threads: Option<usize>,
     /// Transposition table size per worker, in MiB.
-    #[arg(long, default_value_t = 256, value_name = "MIB")]
+    #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = super::parse_mib)]
     table_mb: usize,
     /// Memory per worker for the one-row solver, in MiB (misère 36x1 with k = 2 needs about
     /// 1,600 for its 17.1 million reduced forms). It settles one-row boards, outcome only:
     /// every one with --weak, before the search; otherwise those the search gives up on at the
     /// node limit.
-    #[arg(long, default_value_t = 2048, value_name = "MIB")]
+    #[arg(long, default_value_t = 2048, value_name = "MIB", value_parser = super::parse_mib)]
     strip_mb: usize,
     /// Outcome only: skip the exact remoteness (left empty in the CSV), which is much faster
     /// on large boards.
@@ -66,7 +66,7 @@ pub struct MergeArgs {
     #[arg(long, default_value = "results", value_name = "DIR")]
     out: PathBuf,
     /// Transposition table size in MiB (for the principal variations of disagreements).
-    #[arg(long, default_value_t = 256, value_name = "MIB")]
+    #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = super::parse_mib)]
     table_mb: usize,
 }
 

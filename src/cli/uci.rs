@@ -40,7 +40,7 @@ pub struct Args {
     #[arg(long, default_value = "results/uci", value_name = "DIR")]
     out: PathBuf,
     /// Transposition table size per worker, in MiB.
-    #[arg(long, default_value_t = 256, value_name = "MIB")]
+    #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = super::parse_mib)]
     table_mb: usize,
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "T")]

@@ -8,6 +8,7 @@ use crate::engine::bits::{BitIter, Bits};
 use crate::engine::position::Position;
 use crate::engine::rules::Variant;
 
+use super::base_pairs::bound_by_base_pairs;
 use super::pairing::{self, EMPTY, MINE, THEIRS};
 use super::score::{Score, loss_at, win_at};
 
@@ -48,6 +49,9 @@ pub fn expand<B: Bits>(pos: &Position<B>) -> Expansion<B> {
             upper,
         } => {
             let mut upper = upper.min(bound_by_follow_up(pos));
+            if upper > lower {
+                upper = upper.min(bound_by_base_pairs(pos));
+            }
             if pos.rules().variant() == Variant::Misere && upper > lower {
                 upper = upper.min(bound_by_delayed_take_even(pos));
             }

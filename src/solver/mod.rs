@@ -1,5 +1,6 @@
 //! Exact solving: the value of any position under perfect play, for both variants.
 
+pub mod base_pairs;
 pub mod busy;
 pub mod expand;
 pub mod order;

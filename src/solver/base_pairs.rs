@@ -155,7 +155,10 @@ fn follower_cells_if_guarded<B: Bits>(
 ) -> Option<B> {
     let layout = pos.layout();
     let cells = follow_up_cells(pos, lowest_parity, paired_tops);
-    let mover_reach = pos.current() | cells.mover;
+    // The mover never gets a cell above one of the opponent's winning cells among its cells:
+    // the opponent answers the move below it there, and wins.
+    let threats = layout.completing_cells(pos.opponent()) & cells.follower;
+    let mover_reach = (pos.current() | cells.mover) & !layout.at_or_above(threats << 1);
     // A line without base cells holds no base pair: quick to rule out before pairing.
     if layout.has_line(mover_reach) {
         return None;

@@ -78,9 +78,13 @@ pub fn expand<B: Bits>(pos: &Position<B>) -> Expansion<B> {
 /// top cell unanswered; the mover fills it, and the strategy holds only while no such top cell
 /// has been reached. Returns [`Score::MAX`] when no bound follows.
 ///
-/// Normal rules, when the mover cannot make a line on its discs and its cells:
+/// Normal rules, when the mover cannot make a line on its discs and its cells, leaving out its
+/// cells above a cell that completes an opponent line on one of the opponent's cells (the
+/// mover reaches those only after playing below that cell, where the opponent answers and
+/// wins):
 /// - every column has an even number of empty cells: the mover cannot win (0), and if the
-///   opponent can make a line on its discs and its cells, the mover loses (-1, the latest loss);
+///   opponent can make a line on its discs and its cells (as it can when a cell was left out),
+///   the mover loses (-1, the latest loss);
 /// - otherwise, if every column with an odd number of empty cells has, on one of the opponent's
 ///   cells, a cell that completes an opponent line now: the mover loses (-1). The opponent takes
 ///   that cell (and wins) when the mover plays below it, which the mover must do before it can
@@ -105,12 +109,16 @@ fn bound_by_follow_up<B: Bits>(pos: &Position<B>) -> Score {
     let unanswered = mover_cells & (layout.bottom() << (h - 1));
     let mover_line = || layout.has_line(pos.current() | mover_cells);
     let follower_line = || layout.has_line(pos.opponent() | follower_cells);
+    let winning = || layout.completing_cells(pos.opponent()) & follower_cells;
+    // Normal rules: the mover never gets a cell above one of the opponent's winning cells
+    // among its cells before the opponent wins (the opponent answers the move below it there).
+    let mover_line_in_time =
+        || layout.has_line((pos.current() | mover_cells) & !layout.at_or_above(winning() << 1));
     match pos.rules().variant() {
-        Variant::Normal if mover_line() => Score::MAX,
+        Variant::Normal if mover_line_in_time() => Score::MAX,
         Variant::Normal if unanswered.is_empty() => -Score::from(follower_line()),
         Variant::Normal => {
-            let winning = layout.completing_cells(pos.opponent()) & follower_cells;
-            if (unanswered & !layout.at_or_above(winning)).is_empty() {
+            if (unanswered & !layout.at_or_above(winning())).is_empty() {
                 -1
             } else {
                 Score::MAX
@@ -413,9 +421,41 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
+        /// Along a random game on a small board, under each set of rules, wherever the
+        /// follow-up bound holds, plain minimax agrees.
+        #[test]
+        fn the_follow_up_bound_never_contradicts_plain_minimax(
+            board in prop::sample::select(vec![
+                (3, 4, 4), (3, 5, 3), (4, 5, 4), (4, 6, 4), (3, 4, 5), (4, 5, 5), (4, 7, 3),
+                (3, 3, 4), (2, 4, 3),
+            ]),
+            choices in prop::collection::vec(0usize..8, 2..16),
+        ) {
+            let (k, width, height) = board;
+            for variant in [Variant::Normal, Variant::Misere] {
+                let rules = Rules::new(k, width, height, variant).unwrap();
+                let mut memo = HashMap::new();
+                for pos in positions_along(rules, &choices) {
+                    let bound = bound_by_follow_up(&pos);
+                    if bound > 0 || pos.empty_cells() > 15 {
+                        continue;
+                    }
+                    let sign = plain_sign(&pos, &mut memo);
+                    prop_assert!(
+                        i32::from(sign) <= bound.signum(),
+                        "{:?}: bound {} but minimax {} for\n{}",
+                        variant,
+                        bound,
+                        sign,
+                        pos.diagram()
+                    );
+                }
+            }
+        }
+
         /// Along a random game on a small board, wherever the bound holds, plain minimax agrees.
         #[test]
-        fn the_bound_never_contradicts_plain_minimax(
+        fn the_delayed_take_even_bound_never_contradicts_plain_minimax(
             board in prop::sample::select(vec![
                 (2, 4, 3), (3, 4, 3), (3, 5, 3), (4, 5, 3), (3, 6, 3), (2, 6, 1), (3, 8, 1),
                 (3, 3, 5), (2, 2, 5), (3, 4, 4), (2, 3, 4), (3, 2, 7),

@@ -143,6 +143,28 @@ impl<B: Bits> Layout<B> {
         filled
     }
 
+    /// Every cell of the columns whose top cells are in `tops` (which must hold top cells
+    /// only). Each column's top bit shifted up one, less its bottom bit, is the column: the
+    /// subtractions never borrow from a neighbouring column.
+    #[inline]
+    pub fn columns_of_tops(&self, tops: B) -> B {
+        ((tops << 1) - (tops >> (self.rules.height() - 1))) & self.full
+    }
+
+    /// In each column, the empty cells on the rows of the parity of its lowest empty cell
+    /// (its 1st, 3rd, 5th, ... empty cell from the bottom), for the filled cells `mask`.
+    ///
+    /// Adding its lowest empty cell to a column's run of empty cells carries out of the column,
+    /// so adding the lowest empty cells on rows 0, 2, 4, ... to the empty cells leaves on the
+    /// board exactly the empty cells of the other columns.
+    #[inline]
+    pub fn lowest_parity_cells(&self, mask: B) -> B {
+        let empty = self.full & !mask;
+        let even_starts = self.playable(mask) & self.odd_rows;
+        let odd_start_columns = (empty + even_starts) & self.full;
+        ((empty & !odd_start_columns) & self.odd_rows) | (odd_start_columns & !self.odd_rows)
+    }
+
     /// Every cell of column `c` (0-based).
     #[inline]
     pub fn column_mask(&self, c: u32) -> B {
@@ -339,6 +361,37 @@ mod tests {
         );
         assert!(!l.has_line(three));
         assert!(l.has_line(three | l.bottom_cell(4)));
+    }
+
+    proptest::proptest! {
+        /// The two column helpers against a cell-by-cell count, for columns filled to random
+        /// heights (the columns of odd height chosen for `columns_of_tops`).
+        #[test]
+        fn column_helpers_match_a_cell_by_cell_count(
+            board in proptest::sample::select(vec![(7, 6), (4, 5), (9, 1), (3, 7), (8, 7), (1, 4)]),
+            fills in proptest::collection::vec(0u32..8, 9),
+        ) {
+            let (w, h) = board;
+            let l = Layout::<u128>::new(Rules::new(2, w, h, Variant::Normal).unwrap()).unwrap();
+            let cell = |c: u32, r: u32| l.cell_bit(Cell { column: c, row: r });
+            let (mut mask, mut lowest, mut tops, mut columns) = (0, 0, 0, 0);
+            for c in 0..w {
+                let filled = fills[c as usize] % (h + 1);
+                for r in 0..h {
+                    if r < filled {
+                        mask |= cell(c, r);
+                    } else if (r - filled) % 2 == 0 {
+                        lowest |= cell(c, r);
+                    }
+                }
+                if filled % 2 == 1 {
+                    tops |= l.top_cell(c);
+                    columns |= l.column_mask(c);
+                }
+            }
+            proptest::prop_assert_eq!(l.lowest_parity_cells(mask), lowest);
+            proptest::prop_assert_eq!(l.columns_of_tops(tops), columns);
+        }
     }
 
     #[test]

@@ -45,11 +45,7 @@ const MAX_BASE_CELLS: usize = 6;
 pub fn bound_by_base_pairs<B: Bits>(pos: &Position<B>) -> Score {
     let layout = pos.layout();
     let h = pos.rules().height();
-    let empty = layout.full() & !pos.mask();
-    // In each column, the empty cells on the rows of the parity of its lowest empty cell.
-    let rows_0_2_4 = layout.odd_rows();
-    let from_even_start = layout.at_or_above(pos.playable() & rows_0_2_4);
-    let lowest_parity = (from_even_start & rows_0_2_4) | (empty & !from_even_start & !rows_0_2_4);
+    let lowest_parity = layout.lowest_parity_cells(pos.mask());
     // A column has an odd number of empty cells when its top cell has the lowest one's parity.
     let odd_tops = lowest_parity & (layout.bottom() << (h - 1));
     if odd_tops.count_ones() < 2 {
@@ -87,8 +83,7 @@ fn normal_bound<B: Bits>(pos: &Position<B>, lowest_parity: B, odd_tops: B) -> Sc
     let empty = layout.full() & !pos.mask();
     let threats = layout.completing_cells(pos.opponent()) & empty & !lowest_parity;
     let wins = BitIter(odd_tops).any(|top| {
-        let column = layout.column_mask(layout.bit_cell(top).column);
-        !(threats & column).is_empty()
+        !(threats & layout.columns_of_tops(top)).is_empty()
             && follower_cells_if_guarded(pos, lowest_parity, odd_tops ^ top).is_some()
     });
     if wins { -1 } else { Score::MAX }
@@ -131,9 +126,7 @@ fn follow_up_cells<B: Bits>(
 ) -> FollowUpCells<B> {
     let layout = pos.layout();
     let empty = layout.full() & !pos.mask();
-    let paired_columns = BitIter(paired_tops).fold(B::ZERO, |columns, top| {
-        columns | layout.column_mask(layout.bit_cell(top).column)
-    });
+    let paired_columns = layout.columns_of_tops(paired_tops);
     let base = pos.playable() & paired_columns;
     // In a column without a base cell, its lowest empty cell and every second above; in the
     // others, the second lowest and every second above.

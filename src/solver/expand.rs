@@ -48,13 +48,11 @@ pub fn expand<B: Bits>(pos: &Position<B>) -> Expansion<B> {
             lower,
             upper,
         } => {
-            let mut upper = upper.min(bound_by_follow_up(pos));
-            if upper > lower {
-                upper = upper.min(bound_by_base_pairs(pos));
-            }
-            if pos.rules().variant() == Variant::Misere && upper > lower {
-                upper = upper.min(bound_by_delayed_take_even(pos));
-            }
+            let upper = if upper > lower {
+                upper.min(bound_by_strategies(pos, lower))
+            } else {
+                upper
+            };
             if lower >= upper {
                 debug_assert_eq!(lower, upper, "contradictory bounds");
                 Expansion::Decided(upper)
@@ -68,6 +66,22 @@ pub fn expand<B: Bits>(pos: &Position<B>) -> Expansion<B> {
         }
         decided => decided,
     }
+}
+
+/// The smallest upper bound on the mover's score that the opponent's strategies below prove
+/// (follow-up, follow-up with base pairs, and under misère rules delayed take-even), for any
+/// position with an empty cell and no line: -1 (the latest loss), 0, or [`Score::MAX`] when
+/// none applies. Stops looking once the bound is at most `enough`.
+#[inline]
+pub fn bound_by_strategies<B: Bits>(pos: &Position<B>, enough: Score) -> Score {
+    let mut upper = bound_by_follow_up(pos);
+    if upper > enough {
+        upper = upper.min(bound_by_base_pairs(pos));
+    }
+    if pos.rules().variant() == Variant::Misere && upper > enough {
+        upper = upper.min(bound_by_delayed_take_even(pos));
+    }
+    upper
 }
 
 /// An upper bound on the mover's score from the opponent's follow-up strategy ("claimeven",
@@ -101,9 +115,7 @@ fn bound_by_follow_up<B: Bits>(pos: &Position<B>) -> Score {
     let empty = layout.full() & !pos.mask();
     // The mover's cells: in each column, the empty cells on the rows of the parity of the
     // column's lowest empty cell.
-    let even_rows = layout.odd_rows(); // 0-based rows 0, 2, 4, ...
-    let from_even_start = layout.at_or_above(pos.playable() & even_rows);
-    let mover_cells = (from_even_start & even_rows) | (empty & !from_even_start & !even_rows);
+    let mover_cells = layout.lowest_parity_cells(pos.mask());
     let follower_cells = empty & !mover_cells;
     // Columns with an odd number of empty cells: the mover owns their top cell.
     let unanswered = mover_cells & (layout.bottom() << (h - 1));

@@ -10,7 +10,7 @@ use crate::engine::position::Position;
 use crate::engine::rules::Rules;
 
 use super::busy::Busy;
-use super::expand::{Expansion, expand};
+use super::expand::{Expansion, bound_by_strategies, expand};
 use super::order::MoveOrder;
 use super::score::Score;
 use super::table::{Learned, NEAR_LEAF_EMPTY, Tables, near_leaf};
@@ -21,6 +21,11 @@ const ETC_MIN_EMPTY: u32 = 20;
 
 // The cutoff probes children with one empty cell fewer than the node in the large table.
 const _: () = assert!(ETC_MIN_EMPTY > NEAR_LEAF_EMPTY);
+
+/// Nodes with at least this many empty cells look for a strategy cutoff (see
+/// [`strategy_cutoff`]) before searching: the bounds cost about as much as a node each, so
+/// near the leaves, where subtrees are small, they do not pay.
+const STRATEGY_CUTOFF_MIN_EMPTY: u32 = 12;
 
 /// Nodes with at least this many empty cells mark themselves busy while they search, and put
 /// off their busy moves (see [`Busy`]); near the leaves the bookkeeping would cost more than
@@ -59,6 +64,32 @@ pub struct Search<B: Bits> {
     is_helper: bool,
     /// The positions the threads are searching, when there are helpers.
     busy: Option<Arc<Busy>>,
+}
+
+/// Strategy cutoff: a move after which one of the opponent's strategy bounds
+/// ([`bound_by_strategies`]) already proves the node's score at least `beta` ends the node
+/// without searching anything, as an enhanced transposition cutoff does with stored bounds.
+/// Returns that score (a lower bound, valid for fail-soft) when one is found.
+///
+/// Sound because an upper bound `u` on the child's score (from the child's side) means the
+/// move scores at least `-u` for the mover. The bounds are -1, 0 or none, so only windows
+/// with `beta <= 1` can be cut off. `moves` never complete a line (the expansion settles those
+/// nodes), so each child is a position without a line; a child with a full board is a draw,
+/// which the search scores itself.
+fn strategy_cutoff<B: Bits>(pos: &Position<B>, moves: B, beta: Score) -> Option<Score> {
+    if beta > 1 {
+        return None;
+    }
+    BitIter(moves).find_map(|m| {
+        let mut child = *pos;
+        child.play_bit(m);
+        let upper = if child.empty_cells() == 0 {
+            Score::MAX
+        } else {
+            bound_by_strategies(&child, -beta)
+        };
+        (-upper >= beta).then_some(-upper)
+    })
 }
 
 impl<B: Bits> Search<B> {
@@ -275,6 +306,11 @@ impl<B: Bits> Search<B> {
         }
         if empty >= ETC_MIN_EMPTY
             && let Some(score) = self.transposition_cutoff(pos, moves, beta)
+        {
+            return score;
+        }
+        if empty >= STRATEGY_CUTOFF_MIN_EMPTY
+            && let Some(score) = strategy_cutoff(pos, moves, beta)
         {
             return score;
         }

@@ -180,10 +180,12 @@ impl<B: Bits> Search<B> {
     /// A score of a non-terminal position with the right sign (win, draw or loss) only.
     pub fn sign(&mut self, pos: &Position<B>) -> Score {
         // Two null-window searches (is it a win? then: is it a loss?) cut off more than one
-        // search with the window (-1, 1).
-        if self.negamax(pos, 0, 1) > 0 {
+        // search with the window (-1, 1). The first one's fail-soft answer may settle a loss
+        // already: below the window, it is an upper bound on the score.
+        let first = self.negamax(pos, 0, 1);
+        if first > 0 {
             1
-        } else if self.negamax(pos, -1, 0) < 0 {
+        } else if first < 0 || self.negamax(pos, -1, 0) < 0 {
             -1
         } else {
             0

@@ -134,13 +134,16 @@ impl<B: Bits> Layout<B> {
     }
 
     /// Every cell at or above a cell of `cells` in the same column.
+    ///
+    /// Column by column, with `x` the column's cells of `cells` as a number of `height` bits:
+    /// the spare bit above the column less `x` is `-x` on the column's bits (and clears the
+    /// spare bit unless `x` is 0), so no subtraction borrows from the next column; `x | -x`
+    /// sets every bit from the lowest bit of `x` up.
     #[inline]
     pub fn at_or_above(&self, cells: B) -> B {
-        let mut filled = cells & self.full;
-        for _ in 1..self.rules.height() {
-            filled |= (filled << 1) & self.full;
-        }
-        filled
+        let cells = cells & self.full;
+        let spare = self.bottom << self.rules.height();
+        ((spare - cells) | cells) & self.full
     }
 
     /// Every cell of the columns whose top cells are in `tops` (which must hold top cells
@@ -209,7 +212,7 @@ impl<B: Bits> Layout<B> {
     ///
     /// Doubles the run length each step, so the cost is logarithmic in `len`. Every shift is at
     /// most `(k - 1) * s`, which is below the bit width for the directions `new` keeps.
-    #[inline]
+    #[inline(always)]
     fn runs(stones: B, len: u32, s: u32) -> B {
         if len == 0 {
             return !B::ZERO;
@@ -227,7 +230,11 @@ impl<B: Bits> Layout<B> {
     /// Whether `stones` contain a line of k or more in any direction.
     #[inline]
     pub fn has_line(&self, stones: B) -> bool {
-        let k = self.rules.k();
+        with_constant_k!(self.rules.k(), |k| self.has_line_of(stones, k))
+    }
+
+    #[inline(always)]
+    fn has_line_of(&self, stones: B, k: u32) -> bool {
         self.shifts[..self.directions]
             .iter()
             .any(|&s| !Self::runs(stones, k, s).is_empty())
@@ -364,7 +371,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The two column helpers against a cell-by-cell count, for columns filled to random
+        /// The column helpers against a cell-by-cell count, for columns filled to random
         /// heights (the columns of odd height chosen for `columns_of_tops`).
         #[test]
         fn column_helpers_match_a_cell_by_cell_count(
@@ -391,6 +398,18 @@ mod tests {
             }
             proptest::prop_assert_eq!(l.lowest_parity_cells(mask), lowest);
             proptest::prop_assert_eq!(l.columns_of_tops(tops), columns);
+            // `lowest` has cells in several rows of a column: `at_or_above` against a walk up
+            // from each column's lowest one.
+            let mut above = 0;
+            for c in 0..w {
+                if let Some(first) = (0..h).find(|&r| lowest & cell(c, r) != 0) {
+                    for r in first..h {
+                        above |= cell(c, r);
+                    }
+                }
+            }
+            proptest::prop_assert_eq!(l.at_or_above(lowest), above);
+            proptest::prop_assert_eq!(l.at_or_above(lowest | (l.bottom() << h)), above);
         }
     }
 

@@ -383,11 +383,14 @@ impl<B: Bits> Position<B> {
     }
 
     /// The smaller of the keys of the position and of its mirror image.
+    ///
+    /// The mirror image's key is the mirror image of the key: each column's part of the key is
+    /// a sum that never carries out of the column (the spare bit takes the top carry), so
+    /// moving whole columns commutes with it.
     #[inline]
     pub fn canonical_key(&self) -> (B, bool) {
         let key = self.key();
-        let mirrored =
-            self.layout.mirror(self.current) + self.layout.mirror(self.mask) + self.layout.bottom();
+        let mirrored = self.layout.mirror(key);
         if mirrored < key {
             (mirrored, true)
         } else {

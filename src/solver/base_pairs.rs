@@ -41,8 +41,9 @@ const MAX_BASE_CELLS: usize = 6;
 /// An upper bound on the mover's score from the opponent's follow-up with base pairs (see the
 /// module documentation), or [`Score::MAX`] when no bound follows. It looks at positions with
 /// 2 or more columns holding an odd number of empty cells; with none, or only one,
-/// [`super::expand`]'s plain follow-up bound covers the position.
-pub fn bound_by_base_pairs<B: Bits>(pos: &Position<B>) -> Score {
+/// [`super::expand`]'s plain follow-up bound covers the position. `their_threats` are the
+/// empty cells that would complete a line of the opponent's (the caller has them already).
+pub fn bound_by_base_pairs<B: Bits>(pos: &Position<B>, their_threats: B) -> Score {
     let layout = pos.layout();
     let h = pos.rules().height();
     let lowest_parity = layout.lowest_parity_cells(pos.mask());
@@ -52,7 +53,7 @@ pub fn bound_by_base_pairs<B: Bits>(pos: &Position<B>) -> Score {
         return Score::MAX;
     }
     match pos.rules().variant() {
-        Variant::Normal => normal_bound(pos, lowest_parity, odd_tops),
+        Variant::Normal => normal_bound(pos, their_threats, lowest_parity, odd_tops),
         Variant::Misere => misere_bound(pos, lowest_parity, odd_tops),
     }
 }
@@ -67,24 +68,29 @@ pub fn bound_by_base_pairs<B: Bits>(pos: &Position<B>) -> Score {
 ///   its cells in the column left over, a cell that completes one of its lines now. The board
 ///   cannot fill up without that cell, which the opponent takes (and wins with) as soon as
 ///   the mover plays below it (Allis's odd threat, here with base pairs).
-fn normal_bound<B: Bits>(pos: &Position<B>, lowest_parity: B, odd_tops: B) -> Score {
+fn normal_bound<B: Bits>(
+    pos: &Position<B>,
+    their_threats: B,
+    lowest_parity: B,
+    odd_tops: B,
+) -> Score {
     let layout = pos.layout();
     let odd_count = odd_tops.count_ones() as usize;
     if odd_count > MAX_BASE_CELLS + odd_count % 2 {
         return Score::MAX;
     }
     if odd_count.is_multiple_of(2) {
-        return match follower_cells_if_guarded(pos, lowest_parity, odd_tops) {
+        return match follower_cells_if_guarded(pos, their_threats, lowest_parity, odd_tops) {
             Some(follower_cells) => -Score::from(layout.has_line(pos.opponent() | follower_cells)),
             None => Score::MAX,
         };
     }
     // The opponent's winning cells among those it gets by plain follow-up.
-    let empty = layout.full() & !pos.mask();
-    let threats = layout.completing_cells(pos.opponent()) & empty & !lowest_parity;
+    let threats = their_threats & !lowest_parity;
     let wins = BitIter(odd_tops).any(|top| {
         !(threats & layout.columns_of_tops(top)).is_empty()
-            && follower_cells_if_guarded(pos, lowest_parity, odd_tops ^ top).is_some()
+            && follower_cells_if_guarded(pos, their_threats, lowest_parity, odd_tops ^ top)
+                .is_some()
     });
     if wins { -1 } else { Score::MAX }
 }
@@ -143,6 +149,7 @@ fn follow_up_cells<B: Bits>(
 /// cells leaves the mover no line it could ever complete; `None` otherwise.
 fn follower_cells_if_guarded<B: Bits>(
     pos: &Position<B>,
+    their_threats: B,
     lowest_parity: B,
     paired_tops: B,
 ) -> Option<B> {
@@ -150,7 +157,7 @@ fn follower_cells_if_guarded<B: Bits>(
     let cells = follow_up_cells(pos, lowest_parity, paired_tops);
     // The mover never gets a cell above one of the opponent's winning cells among its cells:
     // the opponent answers the move below it there, and wins.
-    let threats = layout.completing_cells(pos.opponent()) & cells.follower;
+    let threats = their_threats & cells.follower;
     let mover_reach = (pos.current() | cells.mover) & !layout.at_or_above(threats << 1);
     // A line without base cells holds no base pair: quick to rule out before pairing.
     if layout.has_line(mover_reach) {
@@ -204,7 +211,7 @@ mod tests {
 
     use super::*;
     use crate::engine::rules::Rules;
-    use crate::solver::plain::{plain_sign, positions_along};
+    use crate::solver::plain::{plain_sign, positions_along, threats_of};
 
     fn normal(k: u32, width: u32, height: u32) -> Rules {
         Rules::new(k, width, height, Variant::Normal).unwrap()
@@ -234,7 +241,11 @@ mod tests {
         ];
         for (variant, (k, width, height), moves, bound) in cases {
             let pos = after(Rules::new(k, width, height, variant).unwrap(), moves);
-            assert_eq!(bound_by_base_pairs(&pos), bound, "{variant:?} {moves}");
+            assert_eq!(
+                bound_by_base_pairs(&pos, threats_of(&pos)),
+                bound,
+                "{variant:?} {moves}"
+            );
             assert_eq!(
                 i32::from(plain_sign(&pos, &mut HashMap::new())),
                 bound,
@@ -247,12 +258,12 @@ mod tests {
     fn needs_an_even_number_of_odd_columns() {
         // One disc: one odd column, nothing to pair.
         assert_eq!(
-            bound_by_base_pairs(&after(normal(3, 4, 4), "1")),
+            bound_by_base_pairs(&after(normal(3, 4, 4), "1"), 0),
             Score::MAX
         );
         // The empty board: no odd column, the plain follow-up bound's case.
         assert_eq!(
-            bound_by_base_pairs(&Position::new(normal(3, 4, 4))),
+            bound_by_base_pairs(&Position::new(normal(3, 4, 4)), 0),
             Score::MAX
         );
     }
@@ -275,7 +286,7 @@ mod tests {
                 let rules = Rules::new(k, width, height, variant).unwrap();
                 let mut memo = HashMap::new();
                 for pos in positions_along(rules, &choices) {
-                    let bound = bound_by_base_pairs(&pos);
+                    let bound = bound_by_base_pairs(&pos, threats_of(&pos));
                     if bound > 0 || pos.empty_cells() > 15 {
                         continue;
                     }

@@ -27,12 +27,16 @@ pub enum Expansion<B> {
     },
 }
 
-/// Looks at a non-terminal position with at least one empty cell.
+/// Looks at a non-terminal position with at least one empty cell. The opponent's strategy
+/// bounds ([`bound_by_strategies`]) tighten the upper bound only when `try_strategies` is set:
+/// a caller that has already found them too weak for its window skips them.
 #[inline]
-pub fn expand<B: Bits>(pos: &Position<B>) -> Expansion<B> {
+pub fn expand<B: Bits>(pos: &Position<B>, try_strategies: bool) -> Expansion<B> {
+    let empty = pos.layout().full() & !pos.mask();
+    let their_threats = pos.layout().completing_cells(pos.opponent()) & empty;
     let expansion = match pos.rules().variant() {
-        Variant::Normal => expand_normal(pos),
-        Variant::Misere => expand_misere(pos),
+        Variant::Normal => expand_normal(pos, their_threats),
+        Variant::Misere => expand_misere(pos, their_threats),
     };
     let Expansion::Open {
         moves,
@@ -48,8 +52,8 @@ pub fn expand<B: Bits>(pos: &Position<B>) -> Expansion<B> {
             lower,
             upper,
         } => {
-            let upper = if upper > lower {
-                upper.min(bound_by_strategies(pos, lower))
+            let upper = if try_strategies && upper > lower {
+                upper.min(bound_by_strategies(pos, their_threats, lower))
             } else {
                 upper
             };
@@ -71,12 +75,13 @@ pub fn expand<B: Bits>(pos: &Position<B>) -> Expansion<B> {
 /// The smallest upper bound on the mover's score that the opponent's strategies below prove
 /// (follow-up, follow-up with base pairs, and under misère rules delayed take-even), for any
 /// position with an empty cell and no line: -1 (the latest loss), 0, or [`Score::MAX`] when
-/// none applies. Stops looking once the bound is at most `enough`.
+/// none applies. Stops looking once the bound is at most `enough`. `their_threats` are the
+/// empty cells that would complete a line of the opponent's.
 #[inline]
-pub fn bound_by_strategies<B: Bits>(pos: &Position<B>, enough: Score) -> Score {
-    let mut upper = bound_by_follow_up(pos);
+pub fn bound_by_strategies<B: Bits>(pos: &Position<B>, their_threats: B, enough: Score) -> Score {
+    let mut upper = bound_by_follow_up(pos, their_threats);
     if upper > enough {
-        upper = upper.min(bound_by_base_pairs(pos));
+        upper = upper.min(bound_by_base_pairs(pos, their_threats));
     }
     if pos.rules().variant() == Variant::Misere && upper > enough {
         upper = upper.min(bound_by_delayed_take_even(pos));
@@ -108,8 +113,10 @@ pub fn bound_by_strategies<B: Bits>(pos: &Position<B>, enough: Score) -> Score {
 /// make a line on its discs and its cells: the opponent never completes a line, so the mover
 /// cannot win (0); if the mover can make a line on its own, it must complete one before the
 /// board is full, and loses (-1).
+///
+/// `their_threats` are the empty cells that would complete a line of the opponent's.
 #[inline]
-fn bound_by_follow_up<B: Bits>(pos: &Position<B>) -> Score {
+fn bound_by_follow_up<B: Bits>(pos: &Position<B>, their_threats: B) -> Score {
     let layout = pos.layout();
     let h = pos.rules().height();
     let empty = layout.full() & !pos.mask();
@@ -121,16 +128,16 @@ fn bound_by_follow_up<B: Bits>(pos: &Position<B>) -> Score {
     let unanswered = mover_cells & (layout.bottom() << (h - 1));
     let mover_line = || layout.has_line(pos.current() | mover_cells);
     let follower_line = || layout.has_line(pos.opponent() | follower_cells);
-    let winning = || layout.completing_cells(pos.opponent()) & follower_cells;
+    let winning = their_threats & follower_cells;
     // Normal rules: the mover never gets a cell above one of the opponent's winning cells
     // among its cells before the opponent wins (the opponent answers the move below it there).
     let mover_line_in_time =
-        || layout.has_line((pos.current() | mover_cells) & !layout.at_or_above(winning() << 1));
+        || layout.has_line((pos.current() | mover_cells) & !layout.at_or_above(winning << 1));
     match pos.rules().variant() {
         Variant::Normal if mover_line_in_time() => Score::MAX,
         Variant::Normal if unanswered.is_empty() => -Score::from(follower_line()),
         Variant::Normal => {
-            if (unanswered & !layout.at_or_above(winning())).is_empty() {
+            if (unanswered & !layout.at_or_above(winning)).is_empty() {
                 -1
             } else {
                 Score::MAX
@@ -281,19 +288,18 @@ fn prune_with_open_lines<B: Bits>(
     }
 }
 
-/// Normal rules: the player who completes a line wins.
+/// Normal rules: the player who completes a line wins. `threats` are the empty cells that
+/// would complete a line of the opponent's.
 #[inline]
-fn expand_normal<B: Bits>(pos: &Position<B>) -> Expansion<B> {
+fn expand_normal<B: Bits>(pos: &Position<B>, threats: B) -> Expansion<B> {
     let layout = pos.layout();
     let (cells, p) = (pos.rules().cells(), pos.plies());
     let playable = pos.playable();
-    let empty = layout.full() & !pos.mask();
 
     // A line now is the quickest possible win.
     if !(layout.completing_cells(pos.current()) & playable).is_empty() {
         return Expansion::Decided(win_at(cells, p + 1));
     }
-    let threats = layout.completing_cells(pos.opponent()) & empty;
     let mut moves = playable;
     let must_block = playable & threats;
     if !must_block.is_empty() {
@@ -318,9 +324,10 @@ fn expand_normal<B: Bits>(pos: &Position<B>) -> Expansion<B> {
     }
 }
 
-/// Misère rules: the player who completes a line loses.
+/// Misère rules: the player who completes a line loses. `their_forbidden` are the empty cells
+/// that would complete a line of the opponent's.
 #[inline]
-fn expand_misere<B: Bits>(pos: &Position<B>) -> Expansion<B> {
+fn expand_misere<B: Bits>(pos: &Position<B>, their_forbidden: B) -> Expansion<B> {
     let layout = pos.layout();
     let (cells, p) = (pos.rules().cells(), pos.plies());
     let playable = pos.playable();
@@ -334,7 +341,6 @@ fn expand_misere<B: Bits>(pos: &Position<B>) -> Expansion<B> {
     }
     // The quickest win: a safe move after which every cell the opponent can play completes one
     // of its own lines (and the board is not full, which would be a draw).
-    let their_forbidden = layout.completing_cells(pos.opponent()) & empty;
     for m in BitIter(safe) {
         let theirs = (playable ^ m) | ((m << 1) & layout.full());
         if !theirs.is_empty() && (theirs & !their_forbidden).is_empty() {
@@ -397,7 +403,7 @@ mod tests {
     use super::*;
     use crate::engine::position::Column;
     use crate::engine::rules::Rules;
-    use crate::solver::plain::{plain_sign, positions_along};
+    use crate::solver::plain::{plain_sign, positions_along, threats_of};
 
     fn misere(k: u32, width: u32, height: u32) -> Rules {
         Rules::new(k, width, height, Variant::Misere).unwrap()
@@ -448,7 +454,7 @@ mod tests {
                 let rules = Rules::new(k, width, height, variant).unwrap();
                 let mut memo = HashMap::new();
                 for pos in positions_along(rules, &choices) {
-                    let bound = bound_by_follow_up(&pos);
+                    let bound = bound_by_follow_up(&pos, threats_of(&pos));
                     if bound > 0 || pos.empty_cells() > 15 {
                         continue;
                     }

@@ -9,6 +9,18 @@ use crate::engine::rules::Variant;
 /// difference of ranks (at most 2 * 128 threats, times 256, plus a column rank below 256).
 const BOTTOM_FIRST: i32 = 1 << 20;
 
+/// A move of a node's list, with what ranking it found out.
+#[derive(Clone, Copy, Debug)]
+pub struct Ranked<B> {
+    /// Higher is searched first.
+    pub rank: i32,
+    /// The move, as a single bit.
+    pub bit: B,
+    /// The empty cells that would complete a line of the mover's after the move: in the child,
+    /// the opponent's threats, which its strategy bounds need.
+    pub threats: B,
+}
+
 /// Ranks moves for one set of rules.
 pub struct MoveOrder<B: Bits> {
     /// Static preference of each column, higher first.
@@ -86,18 +98,17 @@ impl<B: Bits> MoveOrder<B> {
     /// parity up. (Exact misère 10x3, k = 4: 626,879,071 nodes with the answer on top first,
     /// 1,638,246 with this order.)
     #[inline]
-    pub fn sort(&self, pos: &Position<B>, moves: B, above_last: B, out: &mut Vec<(i32, B)>) {
+    pub fn sort(&self, pos: &Position<B>, moves: B, above_last: B, out: &mut Vec<Ranked<B>>) {
         out.clear();
         let layout = pos.layout();
         let bottom_first = !(above_last & self.second_row).is_empty();
         for m in BitIter(moves) {
             let column = layout.bit_cell(m).column;
-            let priority = if m == above_last && self.variant == Variant::Misere && !bottom_first {
+            let empty_after = layout.full() & !(pos.mask() | m);
+            let own = layout.completing_cells(pos.current() | m) & empty_after;
+            let rank = if m == above_last && self.variant == Variant::Misere && !bottom_first {
                 i32::MAX
             } else {
-                let after = pos.current() | m;
-                let empty_after = layout.full() & !(pos.mask() | m);
-                let own = layout.completing_cells(after) & empty_after;
                 let rank = self.threat_priority(pos, own) * 256 + self.column_rank[column as usize];
                 if bottom_first && !(m & self.bottom).is_empty() {
                     rank + BOTTOM_FIRST
@@ -106,21 +117,25 @@ impl<B: Bits> MoveOrder<B> {
                 }
             };
             // Insertion keeps the list sorted, best first; lists are at most one move per column.
-            let at = out
-                .iter()
-                .position(|&(p, _)| p < priority)
-                .unwrap_or(out.len());
-            out.insert(at, (priority, m));
+            let at = out.iter().position(|r| r.rank < rank).unwrap_or(out.len());
+            out.insert(
+                at,
+                Ranked {
+                    rank,
+                    bit: m,
+                    threats: own,
+                },
+            );
         }
     }
 
     /// Moves the move in `column` (if `list` holds one) ahead of all others, keeping the
     /// order of the rest: the table's best move from an earlier search of the position.
     #[inline]
-    pub fn put_first(layout: &Layout<B>, column: u32, list: &mut [(i32, B)]) {
+    pub fn put_first(layout: &Layout<B>, column: u32, list: &mut [Ranked<B>]) {
         if let Some(at) = list
             .iter()
-            .position(|&(_, m)| layout.bit_cell(m).column == column)
+            .position(|r| layout.bit_cell(r.bit).column == column)
         {
             list[..=at].rotate_right(1);
         }

@@ -46,3 +46,9 @@ pub fn positions_along(rules: Rules, choices: &[usize]) -> Vec<Position> {
     }
     along
 }
+
+/// The empty cells that would complete a line of the opponent's (the player not to move), as
+/// the search hands them to the strategy bounds; computed here straight from the engine.
+pub fn threats_of(pos: &Position) -> u128 {
+    pos.completing_cells(pos.to_move().other())
+}

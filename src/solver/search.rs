@@ -11,7 +11,7 @@ use crate::engine::rules::Rules;
 
 use super::busy::Busy;
 use super::expand::{Expansion, bound_by_strategies, expand};
-use super::order::MoveOrder;
+use super::order::{MoveOrder, Ranked};
 use super::score::Score;
 use super::table::{Learned, NEAR_LEAF_EMPTY, Tables, near_leaf};
 
@@ -25,7 +25,7 @@ const _: () = assert!(ETC_MIN_EMPTY > NEAR_LEAF_EMPTY);
 /// Nodes with at least this many empty cells look for a strategy cutoff (see
 /// [`strategy_cutoff`]) before searching: the bounds cost about as much as a node each, so
 /// near the leaves, where subtrees are small, they do not pay.
-const STRATEGY_CUTOFF_MIN_EMPTY: u32 = 12;
+const STRATEGY_CUTOFF_MIN_EMPTY: u32 = 8;
 
 /// Nodes with at least this many empty cells mark themselves busy while they search, and put
 /// off their busy moves (see [`Busy`]); near the leaves the bookkeeping would cost more than
@@ -52,7 +52,7 @@ pub struct Search<B: Bits> {
     table: Tables<B>,
     order: MoveOrder<B>,
     /// One move list per ply, reused so that the search allocates nothing per node.
-    move_lists: Vec<Vec<(Score, B)>>,
+    move_lists: Vec<Vec<Ranked<B>>>,
     nodes: u64,
     /// The search gives up once `nodes` passes this count (see [`Search::set_node_budget`]).
     node_limit: u64,
@@ -66,27 +66,39 @@ pub struct Search<B: Bits> {
     busy: Option<Arc<Busy>>,
 }
 
+/// The canonical keys of a node's children, in the order of their moves' bits.
+struct ChildKeys<B> {
+    keys: [B; 64],
+    count: usize,
+}
+
 /// Strategy cutoff: a move after which one of the opponent's strategy bounds
 /// ([`bound_by_strategies`]) already proves the node's score at least `beta` ends the node
 /// without searching anything, as an enhanced transposition cutoff does with stored bounds.
-/// Returns that score (a lower bound, valid for fail-soft) when one is found.
+/// Returns that score (a lower bound, valid for fail-soft) when one is found; when none is,
+/// every child's bound is above `-beta`, which its own expansion need not find out again.
 ///
 /// Sound because an upper bound `u` on the child's score (from the child's side) means the
 /// move scores at least `-u` for the mover. The bounds are -1, 0 or none, so only windows
-/// with `beta <= 1` can be cut off. `moves` never complete a line (the expansion settles those
-/// nodes), so each child is a position without a line; a child with a full board is a draw,
-/// which the search scores itself.
-fn strategy_cutoff<B: Bits>(pos: &Position<B>, moves: B, beta: Score) -> Option<Score> {
-    if beta > 1 {
-        return None;
-    }
+/// with `beta <= 1` can be cut off. `list` holds the moves to search, which never complete a
+/// line (the expansion settles those nodes), so each child is a position without a line; a
+/// child with a full board is a draw, which the search scores itself. Moves are tried in
+/// column order.
+fn strategy_cutoff<B: Bits>(
+    pos: &Position<B>,
+    moves: B,
+    list: &[Ranked<B>],
+    beta: Score,
+) -> Option<Score> {
+    debug_assert!(beta <= 1, "no strategy bound reaches above a score of 1");
     BitIter(moves).find_map(|m| {
+        let ranked = list.iter().find(|r| r.bit == m)?;
         let mut child = *pos;
         child.play_bit(m);
         let upper = if child.empty_cells() == 0 {
             Score::MAX
         } else {
-            bound_by_strategies(&child, -beta)
+            bound_by_strategies(&child, ranked.threats, -beta)
         };
         (-upper >= beta).then_some(-upper)
     })
@@ -192,29 +204,36 @@ impl<B: Bits> Search<B> {
         }
     }
 
-    /// Enhanced transposition cutoff: a child whose stored upper bound already proves the
-    /// node's score at least `beta` ends the node without searching anything. Returns that
-    /// score (a lower bound, valid for fail-soft) when one is found.
-    ///
-    /// Sound because a child's upper bound `u` (from the child's side) means the move to it
-    /// scores at least `-u` for the mover, and the node's score is the best of its moves.
-    fn transposition_cutoff(&mut self, pos: &Position<B>, moves: B, beta: Score) -> Option<Score> {
-        let mut keys = [B::ZERO; 64];
-        let children = BitIter(moves).zip(keys.iter_mut()).map(|(m, slot)| {
+    /// The canonical keys of the children reached by `moves` (at most 64), whose buckets in the
+    /// large table start loading now for [`Search::transposition_cutoff`]: the node orders its
+    /// moves meanwhile, so the probes there find them in the cache.
+    fn prefetch_children(&self, pos: &Position<B>, moves: B) -> ChildKeys<B> {
+        let mut children = ChildKeys {
+            keys: [B::ZERO; 64],
+            count: 0,
+        };
+        for (m, slot) in BitIter(moves).zip(children.keys.iter_mut()) {
             let mut child = *pos;
             child.play_bit(m);
             *slot = child.canonical_key().0;
             self.table.prefetch(*slot, false);
-        });
-        let count = children.count();
-        for &key in &keys[..count] {
-            if let Some(known) = self.table.get(key, false)
-                && -known.upper >= beta
-            {
-                return Some(-known.upper);
-            }
+            children.count += 1;
         }
-        None
+        children
+    }
+
+    /// Enhanced transposition cutoff: a child (of `children`, from
+    /// [`Search::prefetch_children`]) whose stored upper bound already proves the node's score
+    /// at least `beta` ends the node without searching anything. Returns that score (a lower
+    /// bound, valid for fail-soft) when one is found.
+    ///
+    /// Sound because a child's upper bound `u` (from the child's side) means the move to it
+    /// scores at least `-u` for the mover, and the node's score is the best of its moves.
+    fn transposition_cutoff(&self, children: &ChildKeys<B>, beta: Score) -> Option<Score> {
+        children.keys[..children.count].iter().find_map(|&key| {
+            let known = self.table.get(key, false)?;
+            (-known.upper >= beta).then_some(-known.upper)
+        })
     }
 
     /// Alpha-beta negamax over a non-terminal position (no line made yet, not necessarily
@@ -227,16 +246,16 @@ impl<B: Bits> Search<B> {
     /// done.
     pub fn negamax(&mut self, pos: &Position<B>, alpha: Score, beta: Score) -> Score {
         if self.helpers.is_empty() || pos.empty_cells() < PARALLEL_MIN_EMPTY {
-            return self.node(pos, alpha, beta, B::ZERO);
+            return self.node(pos, alpha, beta, B::ZERO, true);
         }
         let mut helpers = std::mem::take(&mut self.helpers);
         self.stop.store(false, Relaxed);
         let score = std::thread::scope(|scope| {
             for helper in helpers.iter_mut() {
                 helper.node_limit = u64::MAX;
-                scope.spawn(|| helper.node(pos, alpha, beta, B::ZERO));
+                scope.spawn(|| helper.node(pos, alpha, beta, B::ZERO, true));
             }
-            let score = self.node(pos, alpha, beta, B::ZERO);
+            let score = self.node(pos, alpha, beta, B::ZERO, true);
             self.stop.store(true, Relaxed);
             score
         });
@@ -245,13 +264,16 @@ impl<B: Bits> Search<B> {
     }
 
     /// [`Search::negamax`] where `above_last` is the cell just above the opponent's last disc
-    /// (a hint for move ordering only; empty when unknown).
+    /// (a hint for move ordering only; empty when unknown), and `try_strategies` is false when
+    /// the parent's strategy cutoff found the node's strategy bounds above `alpha`
+    /// (so the expansion skips them: see [`expand`]).
     fn node(
         &mut self,
         pos: &Position<B>,
         mut alpha: Score,
         mut beta: Score,
         above_last: B,
+        try_strategies: bool,
     ) -> Score {
         debug_assert!(alpha < beta);
         self.nodes += 1;
@@ -269,7 +291,7 @@ impl<B: Bits> Search<B> {
         let empty = pos.empty_cells();
         let near = near_leaf(pos);
         self.table.prefetch(key, near);
-        let (moves, lower, upper) = match expand(pos) {
+        let (moves, lower, upper) = match expand(pos, try_strategies) {
             Expansion::Decided(score) => return score,
             Expansion::Open {
                 moves,
@@ -285,6 +307,7 @@ impl<B: Bits> Search<B> {
         }
         alpha = alpha.max(lower);
         beta = beta.min(upper);
+        let children = (empty >= ETC_MIN_EMPTY).then(|| self.prefetch_children(pos, moves));
         let ply = pos.plies() as usize;
         self.order
             .sort(pos, moves, above_last, &mut self.move_lists[ply]);
@@ -306,13 +329,16 @@ impl<B: Bits> Search<B> {
             }
             first = known.best.map(orient);
         }
-        if empty >= ETC_MIN_EMPTY
-            && let Some(score) = self.transposition_cutoff(pos, moves, beta)
+        if let Some(children) = &children
+            && let Some(score) = self.transposition_cutoff(children, beta)
         {
             return score;
         }
-        if empty >= STRATEGY_CUTOFF_MIN_EMPTY
-            && let Some(score) = strategy_cutoff(pos, moves, beta)
+        // Whether the strategy cutoff looks at every child's bounds (and finds none that cuts
+        // off, if the node goes on): the children then skip them.
+        let strategies_tried = empty >= STRATEGY_CUTOFF_MIN_EMPTY && beta <= 1;
+        if strategies_tried
+            && let Some(score) = strategy_cutoff(pos, moves, &self.move_lists[ply], beta)
         {
             return score;
         }
@@ -332,7 +358,7 @@ impl<B: Bits> Search<B> {
         // Moves put off because another thread is searching them; searched in a second pass.
         let mut deferred = B::ZERO;
         'passes: for pass in 0..2 {
-            for (i, &(_, m)) in list.iter().enumerate() {
+            for (i, &Ranked { bit: m, .. }) in list.iter().enumerate() {
                 let mut child = *pos;
                 child.play_bit(m);
                 if pass == 1 {
@@ -347,7 +373,7 @@ impl<B: Bits> Search<B> {
                     deferred |= m;
                     continue;
                 }
-                let score = -self.node(&child, -beta, -alpha, m << 1);
+                let score = -self.node(&child, -beta, -alpha, m << 1, !strategies_tried);
                 if score > best {
                     best = score;
                     best_move = m;

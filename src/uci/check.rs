@@ -1,10 +1,11 @@
 //! Weak-solving selected lines of the data set in parallel and storing one row per line.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Serialize};
 
 use super::parse::{Example, LineError, parse_line};
+use super::ranges::Ranges;
 use crate::engine::notation;
 use crate::solver::Solver;
 use crate::store::{Record, StoreError};
@@ -143,20 +144,14 @@ fn thread_cpu_micros() -> u64 {
     now.tv_sec as u64 * 1_000_000 + now.tv_nsec as u64 / 1_000
 }
 
-/// Lines per chunk handed to a worker: runs of neighbouring lines share many subtrees, which
-/// the worker's table keeps between positions, but chunks must stay small enough, and
-/// numerous enough, that the workers finish together.
-fn chunk_len(pending: usize, workers: usize) -> usize {
-    (pending / (workers.max(1) * 16)).clamp(1, 64)
-}
-
 /// Checks every example not yet in `store` and appends its row to the store as soon as it is
 /// solved; `done` is called after each line.
 ///
 /// Each thread of the current rayon pool runs one worker with one [`Solver`] of `table_bytes`,
-/// whose table is reused from one position to the next; workers take contiguous chunks of
-/// the pending examples in file order. The first solve of each worker also pays for
-/// allocating its table.
+/// whose table is reused from one position to the next. The pending examples, in file order,
+/// are shared out by [`Ranges`]: each worker works through a contiguous run of them (taking
+/// over half of another's run when its own is done), so that its table keeps serving
+/// neighbouring lines. The first solve of each worker also pays for allocating its table.
 ///
 /// # Errors
 /// [`StoreError`] when a row cannot be written (the workers then stop after their current
@@ -171,28 +166,25 @@ pub fn run(
         .iter()
         .filter(|e| !store.contains(&e.line))
         .collect();
-    let chunks: Vec<&[&Example]> = pending
-        .chunks(chunk_len(pending.len(), rayon::current_num_threads()))
-        .collect();
-    let next = AtomicUsize::new(0);
+    let ranges = Ranges::new(pending.len(), rayon::current_num_threads());
     let failed = AtomicBool::new(false);
-    let worker = || -> Result<(), StoreError> {
+    let worker = |index: usize| -> Result<(), StoreError> {
         let mut solver = Solver::new(table_bytes);
-        while let Some(chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
-            for example in chunk.iter() {
-                if failed.load(Ordering::Relaxed) {
-                    return Ok(());
-                }
-                let row = check(&mut solver, example);
-                store
-                    .append(&row)
-                    .inspect_err(|_| failed.store(true, Ordering::Relaxed))?;
-                done(&row);
+        while let Some(next) = ranges.next(index) {
+            if failed.load(Ordering::Relaxed) {
+                return Ok(());
             }
+            let row = check(&mut solver, pending[next]);
+            store
+                .append(&row)
+                .inspect_err(|_| failed.store(true, Ordering::Relaxed))?;
+            done(&row);
         }
         Ok(())
     };
-    rayon::broadcast(|_| worker()).into_iter().collect()
+    rayon::broadcast(|context| worker(context.index()))
+        .into_iter()
+        .collect()
 }
 
 #[cfg(test)]
@@ -215,13 +207,6 @@ mod tests {
             Selection::new(4, 3, 2).unwrap_err().to_string(),
             "--offset 3 --run 2 with --every 4: offset + run must be at most the stride (4)"
         );
-    }
-
-    #[test]
-    fn chunks_stay_between_one_and_sixty_four_lines() {
-        assert_eq!(chunk_len(0, 2), 1);
-        assert_eq!(chunk_len(1_056, 2), 33);
-        assert_eq!(chunk_len(67_557, 2), 64);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 pub mod check;
 pub mod parse;
+pub mod ranges;
 pub mod report;
 
 pub use check::{Row, Selection, SelectionError, Store};

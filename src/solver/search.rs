@@ -17,15 +17,19 @@ use super::table::{Learned, NEAR_LEAF_EMPTY, Tables, near_leaf};
 
 /// Nodes with at least this many empty cells try an enhanced transposition cutoff first: one
 /// table probe per child is cheap next to the subtrees it can save, but not near the leaves.
-const ETC_MIN_EMPTY: u32 = 20;
+/// (UCI lines 53,249-53,848, 2 workers, 16 MiB: 25.4 s wall at 12, 25.8 s at 16, 26.5 s at 20,
+/// 28.9 s at 26.)
+const ETC_MIN_EMPTY: u32 = 12;
 
 // The cutoff probes children with one empty cell fewer than the node in the large table.
 const _: () = assert!(ETC_MIN_EMPTY > NEAR_LEAF_EMPTY);
 
 /// Nodes with at least this many empty cells look for a strategy cutoff (see
-/// [`strategy_cutoff`]) before searching: the bounds cost about as much as a node each, so
-/// near the leaves, where subtrees are small, they do not pay.
-const STRATEGY_CUTOFF_MIN_EMPTY: u32 = 8;
+/// [`strategy_cutoff`]) before searching. It cuts off about a third of the nodes with 8 to 16
+/// empty cells that try it (UCI lines 53,249-53,398), fewer higher up; below 6 the bounds
+/// cost about what the small subtrees they save do. (UCI lines 53,249-53,848, 2 workers,
+/// 16 MiB: 24.9 s wall at 2, 25.1 s at 4, 24.8 s at 6, 25.4 s at 8, 25.7 s at 10.)
+const STRATEGY_CUTOFF_MIN_EMPTY: u32 = 6;
 
 /// Nodes with at least this many empty cells mark themselves busy while they search, and put
 /// off their busy moves (see [`Busy`]); near the leaves the bookkeeping would cost more than
@@ -82,19 +86,13 @@ struct ChildKeys<B> {
 /// move scores at least `-u` for the mover. The bounds are -1, 0 or none, so only windows
 /// with `beta <= 1` can be cut off. `list` holds the moves to search, which never complete a
 /// line (the expansion settles those nodes), so each child is a position without a line; a
-/// child with a full board is a draw, which the search scores itself. Moves are tried in
-/// column order.
-fn strategy_cutoff<B: Bits>(
-    pos: &Position<B>,
-    moves: B,
-    list: &[Ranked<B>],
-    beta: Score,
-) -> Option<Score> {
+/// child with a full board is a draw, which the search scores itself. Moves are tried in the
+/// list's order, the likeliest refutation first.
+fn strategy_cutoff<B: Bits>(pos: &Position<B>, list: &[Ranked<B>], beta: Score) -> Option<Score> {
     debug_assert!(beta <= 1, "no strategy bound reaches above a score of 1");
-    BitIter(moves).find_map(|m| {
-        let ranked = list.iter().find(|r| r.bit == m)?;
+    list.iter().find_map(|ranked| {
         let mut child = *pos;
-        child.play_bit(m);
+        child.play_bit(ranked.bit);
         let upper = if child.empty_cells() == 0 {
             Score::MAX
         } else {
@@ -307,6 +305,14 @@ impl<B: Bits> Search<B> {
         }
         alpha = alpha.max(lower);
         beta = beta.min(upper);
+        if moves.count_ones() == 1 {
+            // One move to search (a forced block, say): the node's score is its child's, so
+            // the child's own table entry and cutoffs serve; storing the node as well would
+            // only push a more useful entry out of the table.
+            let mut child = *pos;
+            child.play_bit(moves);
+            return -self.node(&child, -beta, -alpha, moves << 1, true);
+        }
         let children = (empty >= ETC_MIN_EMPTY).then(|| self.prefetch_children(pos, moves));
         let ply = pos.plies() as usize;
         self.order
@@ -314,7 +320,6 @@ impl<B: Bits> Search<B> {
 
         let w = self.layout.rules().width();
         let orient = |column: u32| if mirrored { w - 1 - column } else { column };
-        let mut first = None;
         if let Some(known) = self.table.get(key, near) {
             if known.lower >= beta {
                 return known.lower;
@@ -327,7 +332,9 @@ impl<B: Bits> Search<B> {
             if alpha >= beta {
                 return alpha;
             }
-            first = known.best.map(orient);
+            if let Some(column) = known.best {
+                MoveOrder::put_first(&self.layout, orient(column), &mut self.move_lists[ply]);
+            }
         }
         if let Some(children) = &children
             && let Some(score) = self.transposition_cutoff(children, beta)
@@ -337,18 +344,13 @@ impl<B: Bits> Search<B> {
         // Whether the strategy cutoff looks at every child's bounds (and finds none that cuts
         // off, if the node goes on): the children then skip them.
         let strategies_tried = empty >= STRATEGY_CUTOFF_MIN_EMPTY && beta <= 1;
-        if strategies_tried
-            && let Some(score) = strategy_cutoff(pos, moves, &self.move_lists[ply], beta)
-        {
+        if strategies_tried && let Some(score) = strategy_cutoff(pos, &self.move_lists[ply], beta) {
             return score;
         }
         let alpha_in = alpha;
         let nodes_before = self.nodes;
 
-        let mut list = std::mem::take(&mut self.move_lists[ply]);
-        if let Some(column) = first {
-            MoveOrder::put_first(&self.layout, column, &mut list);
-        }
+        let list = std::mem::take(&mut self.move_lists[ply]);
         let tracked = empty >= DEFER_MIN_EMPTY;
         if tracked && let Some(busy) = &self.busy {
             busy.enter(key);

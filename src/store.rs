@@ -119,6 +119,28 @@ impl<R: Record> Store<R> {
         })
     }
 
+    /// Opens (or creates) the CSV at `path` for the work `keys`: an unfinished run resumes
+    /// (the keys already in the file are kept and skipped), and a finished one, with every key
+    /// in the file, starts over, so that running the same command again does the work again
+    /// instead of only reprinting it. Rows of other keys stay either way. Returns the store
+    /// and whether the run started over.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the file cannot be read, parsed, rewritten or opened for appending.
+    pub fn open_for(path: &Path, keys: &[R::Key]) -> Result<(Store<R>, bool), StoreError> {
+        let store = Store::open(path)?;
+        let finished = !keys.is_empty() && keys.iter().all(|k| store.contains(k));
+        if !finished {
+            return Ok((store, false));
+        }
+        let redone: HashSet<&R::Key> = keys.iter().collect();
+        let mut others = store.rows()?;
+        others.retain(|row| !redone.contains(&row.key()));
+        drop(store);
+        write_all(path, &others)?;
+        Ok((Store::open(path)?, true))
+    }
+
     /// Whether the file already held this key when opened.
     pub fn contains(&self, key: &R::Key) -> bool {
         self.done.contains(key)
@@ -198,6 +220,31 @@ mod tests {
         assert_eq!(store.rows().unwrap(), vec![row(3), row(4), row(5)]);
         write_all(&path, &[row(5)]).unwrap();
         assert_eq!(read_rows::<Row>(&path).unwrap(), vec![row(5)]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_finished_run_starts_over_and_an_unfinished_one_resumes() {
+        let dir = std::env::temp_dir().join(format!("connectk-store-f-{}", std::process::id()));
+        let path = dir.join("t.csv");
+        let _ = std::fs::remove_file(&path);
+        {
+            let store = Store::<Row>::open(&path).unwrap();
+            for id in [1, 2, 7] {
+                store.append(&row(id)).unwrap();
+            }
+        }
+        // Keys 1..=3: 3 is missing, so the run resumes with every row kept.
+        let (store, restarted) = Store::<Row>::open_for(&path, &[1, 2, 3]).unwrap();
+        assert!(!restarted);
+        assert!(store.contains(&1) && !store.contains(&3));
+        store.append(&row(3)).unwrap();
+        drop(store);
+        // Keys 1..=3 are all there now: they start over, and the row of key 7 stays.
+        let (store, restarted) = Store::<Row>::open_for(&path, &[1, 2, 3]).unwrap();
+        assert!(restarted);
+        assert!(!store.contains(&1) && store.contains(&7));
+        assert_eq!(store.rows().unwrap(), vec![row(7)]);
         std::fs::remove_dir_all(dir).unwrap();
     }
 

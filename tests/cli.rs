@@ -278,15 +278,22 @@ fn uci_reports_disagreements_with_status_one_and_resumes() {
     assert!(md.contains("| 2 | `121212` | P2 | P1 |"), "{md}");
     let csv = std::fs::read_to_string(dir.join("out/uci.csv")).unwrap();
     assert!(csv.starts_with("line,moves,expected,solver,agree,nodes,micros,cpu_micros\n1,"));
-    // A rerun with nothing left to solve keeps the report of the run that solved the lines.
+    // Once every selected line is in the CSV, the same command checks them all again.
     let third = connectk(
         &["uci", "--data", data, "--table-mb", "16", "--out", out],
         "",
     );
-    assert_eq!(third.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&third.stdout).contains("nothing left to solve"));
-    let kept = std::fs::read_to_string(dir.join("out/uci.md")).unwrap();
-    assert_eq!(kept, md);
+    let stderr = String::from_utf8_lossy(&third.stderr);
+    assert_eq!(third.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("from a finished run: solving them again, 2 to solve"),
+        "{stderr}"
+    );
+    let again = std::fs::read_to_string(dir.join("out/uci.md")).unwrap();
+    assert!(again.contains("Latest run: 2 lines solved"), "{again}");
+    assert!(again.contains("| 2 | `121212` | P2 | P1 |"), "{again}");
+    let csv = std::fs::read_to_string(dir.join("out/uci.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "{csv}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use connectk::Depth;
 use connectk::store::read_rows;
-use connectk::sweep::{self, Effort, Grid, Shard};
+use connectk::sweep::{self, Effort, Grid, Shard, Store};
 
 /// Solve every misère board of a grid exactly and hold each outcome against Table I of Steele &
 /// Larremore. Writes DIR/table1.csv (one row per board, appended as boards finish, so a rerun
@@ -99,7 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         None => args.out.join("table1.csv"),
     };
-    let (store, restarted) = sweep::open_store(&csv, &boards)?;
+    let (store, restarted) = Store::open_for(&csv, &boards)?;
     let pending = boards.iter().filter(|b| !store.contains(b)).count();
     let kept = if restarted {
         format!(

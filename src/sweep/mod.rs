@@ -106,25 +106,6 @@ pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
     })
 }
 
-/// Opens the sweep's CSV at `path` for the grid `boards`: an unfinished sweep resumes (the
-/// boards already in the CSV are kept and skipped), and a finished one, with every board of
-/// the grid in the CSV, starts over, so that running the same command again solves the grid
-/// again instead of only reprinting it. Rows of boards outside the grid stay either way.
-/// Returns the store and whether the sweep started over.
-pub fn open_store(path: &Path, boards: &[Board]) -> Result<(Store, bool), SweepError> {
-    let store = Store::open(path)?;
-    let finished = !boards.is_empty() && boards.iter().all(|b| store.contains(b));
-    if !finished {
-        return Ok((store, false));
-    }
-    let grid: HashSet<Board> = boards.iter().copied().collect();
-    let mut others = store.rows()?;
-    others.retain(|row| !grid.contains(&row.board()));
-    drop(store);
-    crate::store::write_all(path, &others)?;
-    Ok((Store::open(path)?, true))
-}
-
 /// Solves every board of `boards` not yet in `store`, in parallel, largest first, appending each
 /// row to the store as soon as it is solved; `done` is called after each board (with `None`
 /// for a board given up at the node limit). Returns the boards given up, which stay out of

@@ -82,12 +82,9 @@ fn weak_solver_agrees_with_2048_lines_of_the_uci_connect_4_data_set() {
     run_sample(runs, "eight runs of 256 lines", 2_048);
 }
 
-/// Every 33rd line: 2,048 positions with nothing shared between neighbours. The solver needs
-/// about 1.6 s of CPU per position on average here (median 0.5 s, up to about 33 s:
-/// `results/uci-sample/`), so this takes about 27 minutes on 2 idle cores in release: run it
-/// with `--ignored`, or run the `experiments/uci-*.json` experiments instead.
+/// Every 33rd line: 2,048 positions with nothing shared between neighbours, about 75 s in
+/// release on 2 cores (about 72 ms of CPU per position, as in `results/uci-sample/`).
 #[test]
-#[ignore = "slow: about 27 minutes in release on 2 cores (2,048 positions)"]
 fn weak_solver_agrees_with_every_33rd_line_of_the_uci_connect_4_data_set() {
     let _alone = SOLVING.lock().unwrap_or_else(|e| e.into_inner());
     run_sample(Selection::new(33, 0, 1).unwrap(), "one line in 33", 2_000);

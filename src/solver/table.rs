@@ -281,7 +281,7 @@ impl<B: Bits> Table<B> {
 pub const NEAR_LEAF_EMPTY: u32 = 10;
 
 /// Positions with more open columns than this stay in the large table even near the leaves.
-const NEAR_LEAF_COLUMNS: u32 = 3;
+pub const NEAR_LEAF_COLUMNS: u32 = 3;
 
 /// Whether `pos` belongs in the small near-leaf table of [`Tables`]: fewer than
 /// [`NEAR_LEAF_EMPTY`] empty cells, in at most [`NEAR_LEAF_COLUMNS`] columns.

@@ -211,7 +211,7 @@ mod tests {
 
     use super::*;
     use crate::engine::rules::Rules;
-    use crate::solver::plain::{plain_sign, positions_along, threats_of};
+    use crate::solver::plain::{bound_holds_along, plain_sign, threats_of};
 
     fn normal(k: u32, width: u32, height: u32) -> Rules {
         Rules::new(k, width, height, Variant::Normal).unwrap()
@@ -284,22 +284,9 @@ mod tests {
             let (k, width, height) = board;
             for variant in [Variant::Normal, Variant::Misere] {
                 let rules = Rules::new(k, width, height, variant).unwrap();
-                let mut memo = HashMap::new();
-                for pos in positions_along(rules, &choices) {
-                    let bound = bound_by_base_pairs(&pos, threats_of(&pos));
-                    if bound > 0 || pos.empty_cells() > 15 {
-                        continue;
-                    }
-                    let sign = plain_sign(&pos, &mut memo);
-                    prop_assert!(
-                        i32::from(sign) <= bound.signum(),
-                        "{:?}: bound {} but minimax {} for\n{}",
-                        variant,
-                        bound,
-                        sign,
-                        pos.diagram()
-                    );
-                }
+                bound_holds_along(rules, &choices, 15, |pos| {
+                    bound_by_base_pairs(pos, threats_of(pos))
+                })?;
             }
         }
     }

@@ -396,14 +396,13 @@ fn drop_moves_losing_at_the_next_turn<B: Bits>(
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
 
     use proptest::prelude::*;
 
     use super::*;
     use crate::engine::position::Column;
     use crate::engine::rules::Rules;
-    use crate::solver::plain::{plain_sign, positions_along, threats_of};
+    use crate::solver::plain::{bound_holds_along, threats_of};
 
     fn misere(k: u32, width: u32, height: u32) -> Rules {
         Rules::new(k, width, height, Variant::Misere).unwrap()
@@ -452,22 +451,9 @@ mod tests {
             let (k, width, height) = board;
             for variant in [Variant::Normal, Variant::Misere] {
                 let rules = Rules::new(k, width, height, variant).unwrap();
-                let mut memo = HashMap::new();
-                for pos in positions_along(rules, &choices) {
-                    let bound = bound_by_follow_up(&pos, threats_of(&pos));
-                    if bound > 0 || pos.empty_cells() > 15 {
-                        continue;
-                    }
-                    let sign = plain_sign(&pos, &mut memo);
-                    prop_assert!(
-                        i32::from(sign) <= bound.signum(),
-                        "{:?}: bound {} but minimax {} for\n{}",
-                        variant,
-                        bound,
-                        sign,
-                        pos.diagram()
-                    );
-                }
+                bound_holds_along(rules, &choices, 15, |pos| {
+                    bound_by_follow_up(pos, threats_of(pos))
+                })?;
             }
         }
 
@@ -481,22 +467,8 @@ mod tests {
             choices in prop::collection::vec(0usize..8, 2..12),
         ) {
             let (k, width, height) = board;
-            let mut memo = HashMap::new();
-            for pos in positions_along(misere(k, width, height), &choices) {
-                let bound = bound_by_delayed_take_even(&pos);
-                // Early positions of the larger boards are too slow for plain minimax.
-                if bound > 0 || pos.empty_cells() > 14 {
-                    continue;
-                }
-                let sign = plain_sign(&pos, &mut memo);
-                prop_assert!(
-                    i32::from(sign) <= bound.signum(),
-                    "bound {} but minimax {} for\n{}",
-                    bound,
-                    sign,
-                    pos.diagram()
-                );
-            }
+            // Early positions of the larger boards are too slow for plain minimax.
+            bound_holds_along(misere(k, width, height), &choices, 14, bound_by_delayed_take_even)?;
         }
     }
 }

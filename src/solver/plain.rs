@@ -3,10 +3,14 @@
 
 use std::collections::HashMap;
 
+use proptest::test_runner::TestCaseError;
+
 use crate::engine::bits::Bits;
 use crate::engine::outcome::GameResult;
 use crate::engine::position::Position;
 use crate::engine::rules::Rules;
+
+use super::score::Score;
 
 /// The sign of a position's value for the side to move (1 win, 0 draw, -1 loss), remembering
 /// the signs of the positions it meets in `memo`.
@@ -51,4 +55,31 @@ pub fn positions_along(rules: Rules, choices: &[usize]) -> Vec<Position> {
 /// the search hands them to the strategy bounds; computed here straight from the engine.
 pub fn threats_of(pos: &Position) -> u128 {
     pos.completing_cells(pos.to_move().other())
+}
+
+/// Checks an upper bound on the mover's score against plain minimax along a game under `rules`
+/// (see [`positions_along`]): wherever `bound` proves a loss (-1) or at most a draw (0), the
+/// position's sign must be no higher. Positions with more than `max_empty` empty cells are
+/// skipped, where plain minimax is too slow.
+pub fn bound_holds_along(
+    rules: Rules,
+    choices: &[usize],
+    max_empty: u32,
+    bound: impl Fn(&Position) -> Score,
+) -> Result<(), TestCaseError> {
+    let mut memo = HashMap::new();
+    for pos in positions_along(rules, choices) {
+        let upper = bound(&pos);
+        if upper > 0 || pos.empty_cells() > max_empty {
+            continue;
+        }
+        let sign = plain_sign(&pos, &mut memo);
+        if i32::from(sign) > upper.signum() {
+            return Err(TestCaseError::fail(format!(
+                "{rules}: bound {upper} but minimax {sign} for\n{}",
+                pos.diagram()
+            )));
+        }
+    }
+    Ok(())
 }

@@ -42,15 +42,11 @@ impl Ranges {
             if start == end {
                 return None;
             }
-            // The victim keeps the front half (at least one index), the thief takes the rest.
-            let middle = start + (end - start).div_ceil(2);
-            if middle == end {
-                ranges[largest] = (start, start);
-                ranges[worker] = (start, end);
-            } else {
-                ranges[largest] = (start, middle);
-                ranges[worker] = (middle, end);
-            }
+            // The thief takes the back half, rounded up (the whole range when one index is
+            // left); the other worker keeps the front.
+            let middle = start + (end - start) / 2;
+            ranges[largest] = (start, middle);
+            ranges[worker] = (middle, end);
         }
         let (start, end) = ranges[worker];
         ranges[worker] = (start + 1, end);
@@ -80,11 +76,11 @@ mod tests {
         assert_eq!(ranges.next(0), Some(0));
         let second: Vec<_> = (0..4).map(|_| ranges.next(1)).collect();
         assert_eq!(second, [Some(4), Some(5), Some(6), Some(7)]);
-        // Worker 0 has 1..4 left: worker 1 takes 3.., worker 0 keeps 1 and 2.
-        assert_eq!(ranges.next(1), Some(3));
+        // Worker 0 has 1..4 left: worker 1 takes 2 and 3, worker 0 keeps 1.
+        assert_eq!(ranges.next(1), Some(2));
         assert_eq!(ranges.next(0), Some(1));
-        assert_eq!(ranges.next(0), Some(2));
-        // The last index left is taken whole.
+        // Worker 0's range is empty: it takes the last index left, 3, whole.
+        assert_eq!(ranges.next(0), Some(3));
         assert_eq!(ranges.next(0), None);
         assert_eq!(ranges.next(1), None);
     }

@@ -27,13 +27,12 @@ pub enum Expansion<B> {
     },
 }
 
-/// Looks at a non-terminal position with at least one empty cell. The opponent's strategy
-/// bounds ([`bound_by_strategies`]) tighten the upper bound only when `try_strategies` is set:
-/// a caller that has already found them too weak for its window skips them.
+/// Looks at a non-terminal position with at least one empty cell, given `their_threats`, the
+/// empty cells that would complete a line of the opponent's. The opponent's strategy bounds
+/// ([`bound_by_strategies`]) tighten the upper bound only when `try_strategies` is set: a
+/// caller that has already found them too weak for its window skips them.
 #[inline]
-pub fn expand<B: Bits>(pos: &Position<B>, try_strategies: bool) -> Expansion<B> {
-    let empty = pos.layout().full() & !pos.mask();
-    let their_threats = pos.layout().completing_cells(pos.opponent()) & empty;
+pub fn expand<B: Bits>(pos: &Position<B>, their_threats: B, try_strategies: bool) -> Expansion<B> {
     let expansion = match pos.rules().variant() {
         Variant::Normal => expand_normal(pos, their_threats),
         Variant::Misere => expand_misere(pos, their_threats),

@@ -70,6 +70,29 @@ pub struct Search<B: Bits> {
     busy: Option<Arc<Busy>>,
 }
 
+/// What a parent passes to the child it searches, besides the window.
+#[derive(Clone, Copy)]
+struct Hint<B> {
+    /// The cell just above the opponent's last disc (for move ordering only; empty when
+    /// unknown).
+    above_last: B,
+    /// The empty cells that would complete a line of the opponent's, when the parent has them
+    /// already (its move ordering finds them for every child).
+    their_threats: Option<B>,
+    /// False when the parent's strategy cutoff found the child's strategy bounds above the
+    /// child's `alpha`, so that its expansion skips them (see [`expand`]).
+    try_strategies: bool,
+}
+
+impl<B: Bits> Hint<B> {
+    /// Nothing known: a root search.
+    const ROOT: Hint<B> = Hint {
+        above_last: B::ZERO,
+        their_threats: None,
+        try_strategies: true,
+    };
+}
+
 /// The canonical keys of a node's children, in the order of their moves' bits.
 struct ChildKeys<B> {
     keys: [B; 64],
@@ -244,16 +267,16 @@ impl<B: Bits> Search<B> {
     /// done.
     pub fn negamax(&mut self, pos: &Position<B>, alpha: Score, beta: Score) -> Score {
         if self.helpers.is_empty() || pos.empty_cells() < PARALLEL_MIN_EMPTY {
-            return self.node(pos, alpha, beta, B::ZERO, true);
+            return self.node(pos, alpha, beta, Hint::ROOT);
         }
         let mut helpers = std::mem::take(&mut self.helpers);
         self.stop.store(false, Relaxed);
         let score = std::thread::scope(|scope| {
             for helper in helpers.iter_mut() {
                 helper.node_limit = u64::MAX;
-                scope.spawn(|| helper.node(pos, alpha, beta, B::ZERO, true));
+                scope.spawn(|| helper.node(pos, alpha, beta, Hint::ROOT));
             }
-            let score = self.node(pos, alpha, beta, B::ZERO, true);
+            let score = self.node(pos, alpha, beta, Hint::ROOT);
             self.stop.store(true, Relaxed);
             score
         });
@@ -261,17 +284,13 @@ impl<B: Bits> Search<B> {
         score
     }
 
-    /// [`Search::negamax`] where `above_last` is the cell just above the opponent's last disc
-    /// (a hint for move ordering only; empty when unknown), and `try_strategies` is false when
-    /// the parent's strategy cutoff found the node's strategy bounds above `alpha`
-    /// (so the expansion skips them: see [`expand`]).
+    /// [`Search::negamax`] with what the parent knows of the node (see [`Hint`]).
     fn node(
         &mut self,
         pos: &Position<B>,
         mut alpha: Score,
         mut beta: Score,
-        above_last: B,
-        try_strategies: bool,
+        hint: Hint<B>,
     ) -> Score {
         debug_assert!(alpha < beta);
         self.nodes += 1;
@@ -289,7 +308,10 @@ impl<B: Bits> Search<B> {
         let empty = pos.empty_cells();
         let near = near_leaf(pos);
         self.table.prefetch(key, near);
-        let (moves, lower, upper) = match expand(pos, try_strategies) {
+        let their_threats = hint.their_threats.unwrap_or_else(|| {
+            self.layout.completing_cells(pos.opponent()) & self.layout.full() & !pos.mask()
+        });
+        let (moves, lower, upper) = match expand(pos, their_threats, hint.try_strategies) {
             Expansion::Decided(score) => return score,
             Expansion::Open {
                 moves,
@@ -311,12 +333,17 @@ impl<B: Bits> Search<B> {
             // only push a more useful entry out of the table.
             let mut child = *pos;
             child.play_bit(moves);
-            return -self.node(&child, -beta, -alpha, moves << 1, true);
+            let hint = Hint {
+                above_last: moves << 1,
+                their_threats: None,
+                try_strategies: true,
+            };
+            return -self.node(&child, -beta, -alpha, hint);
         }
         let children = (empty >= ETC_MIN_EMPTY).then(|| self.prefetch_children(pos, moves));
         let ply = pos.plies() as usize;
         self.order
-            .sort(pos, moves, above_last, &mut self.move_lists[ply]);
+            .sort(pos, moves, hint.above_last, &mut self.move_lists[ply]);
 
         let w = self.layout.rules().width();
         let orient = |column: u32| if mirrored { w - 1 - column } else { column };
@@ -360,7 +387,13 @@ impl<B: Bits> Search<B> {
         // Moves put off because another thread is searching them; searched in a second pass.
         let mut deferred = B::ZERO;
         'passes: for pass in 0..2 {
-            for (i, &Ranked { bit: m, .. }) in list.iter().enumerate() {
+            for (
+                i,
+                &Ranked {
+                    bit: m, threats, ..
+                },
+            ) in list.iter().enumerate()
+            {
                 let mut child = *pos;
                 child.play_bit(m);
                 if pass == 1 {
@@ -375,7 +408,12 @@ impl<B: Bits> Search<B> {
                     deferred |= m;
                     continue;
                 }
-                let score = -self.node(&child, -beta, -alpha, m << 1, !strategies_tried);
+                let hint = Hint {
+                    above_last: m << 1,
+                    their_threats: Some(threats),
+                    try_strategies: !strategies_tried,
+                };
+                let score = -self.node(&child, -beta, -alpha, hint);
                 if score > best {
                     best = score;
                     best_move = m;

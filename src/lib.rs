@@ -1,29 +1,35 @@
 //! connectk: play, solve and check Connect-k games under normal and misère rules.
 //!
+//! The crate reads from the ground up: [`engine`](crate::Position) (rules, positions, lines),
+//! the solver ([`Solver`]), the paper's [`strategy`] players and their checker ([`verify`]),
+//! the [`arena`] where players meet, and the [`experiment`]s that write `results/`.
+//!
 //! ```
-//! use connectk::{notation, GameResult, Player, Rules, Solver, Variant};
+//! use connectk::{notation, GameResult, Mib, Player, Rules, Solver, Variant};
 //! // Misère Connect 3 on a 3x3 board: the first player wins (Table I of Steele & Larremore).
 //! let rules = Rules::new(3, 3, 3, Variant::Misere).unwrap();
 //! let (pos, _) = notation::parse(rules, "").unwrap();
-//! let value = Solver::new(1 << 20).solve(&pos).value;
+//! let value = Solver::new(Mib(1)).solve(&pos).value;
 //! assert_eq!(value.result, GameResult::Win(Player::P1));
 //! ```
 #![deny(missing_docs)]
 
+mod engine;
+mod solver;
+
 pub mod arena;
-pub mod engine;
-pub mod paper;
-pub mod reference;
-pub mod solver;
-pub mod store;
+pub mod experiment;
 pub mod strategy;
-pub mod sweep;
-pub mod uci;
 pub mod verify;
 
 pub use engine::bits::Bits;
 pub use engine::notation;
 pub use engine::outcome::{Cell, GameResult, Outcome, Player, Reason};
+pub use engine::perft::positions_by_ply;
 pub use engine::position::{Column, MoveError, Position};
-pub use engine::rules::{Rules, RulesError, Variant};
-pub use solver::{Depth, Solution, Solver, Value};
+pub use engine::rules::{MAX_BOARD_BITS, MAX_K, Rules, RulesError, UnknownVariant, Variant};
+pub use solver::reference;
+pub use solver::{
+    DEFAULT_ONE_ROW, DEFAULT_TABLE, Depth, Method, Mib, MibError, MoveValue, Solution, Solver,
+    Value, rank,
+};

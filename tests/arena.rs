@@ -1,19 +1,21 @@
 //! Arena checks: the perfect player keeps won positions, take-even never loses, the bots take
 //! wins and block losses at the documented rates, and matches are reproducible from their seed.
 
-use connectk::arena::bots::{blocking_moves, winning_moves};
-use connectk::arena::matches::{Tally, play_match};
-use connectk::arena::player;
-use connectk::arena::stats::wilson;
-use connectk::strategy::Game;
+use connectk::arena::{PlayerName, Tally, blocking_moves, play_match, wilson, winning_moves};
+use connectk::strategy::{Game, StrategyName};
 use connectk::{Column, Rules, Variant, notation};
+
+/// The arena player called `name`.
+fn named(name: &str) -> PlayerName {
+    name.parse().expect("a player of the arena")
+}
 
 #[test]
 fn perfect_player_never_loses_a_won_game() {
     // Misère 4x4 (k = 4) is a second-player win (solver and Table I).
     let rules = Rules::new(4, 4, 4, Variant::Misere).unwrap();
     for opponent in ["random", "hard", "perfect"] {
-        let records = play_match(rules, opponent, "perfect", 40, 3, || {}).unwrap();
+        let records = play_match(rules, named(opponent), named("perfect"), 40, 3, || {}).unwrap();
         let t = Tally::of(&records);
         assert_eq!(t.p2_wins, 40, "perfect as P2 against {opponent}: {t:?}");
     }
@@ -24,7 +26,8 @@ fn take_even_never_loses_on_even_heights() {
     for (w, h) in [(7, 6), (5, 4), (8, 2)] {
         let rules = Rules::new(4, w, h, Variant::Misere).unwrap();
         for opponent in ["random", "medium", "hard"] {
-            let records = play_match(rules, opponent, "take-even", 1000, 11, || {}).unwrap();
+            let records =
+                play_match(rules, named(opponent), named("take-even"), 1000, 11, || {}).unwrap();
             let t = Tally::of(&records);
             assert_eq!(t.p2_wins, 1000, "{w}x{h} against {opponent}: {t:?}");
             assert!(t.longest <= 1 + (w - w / 4) * h);
@@ -35,10 +38,10 @@ fn take_even_never_loses_on_even_heights() {
 #[test]
 fn matches_are_reproducible_from_the_seed() {
     let rules = Rules::standard();
-    let a = play_match(rules, "medium", "hard", 200, 42, || {}).unwrap();
-    let b = play_match(rules, "medium", "hard", 200, 42, || {}).unwrap();
+    let a = play_match(rules, named("medium"), named("hard"), 200, 42, || {}).unwrap();
+    let b = play_match(rules, named("medium"), named("hard"), 200, 42, || {}).unwrap();
     assert_eq!(a, b);
-    let c = play_match(rules, "medium", "hard", 200, 43, || {}).unwrap();
+    let c = play_match(rules, named("medium"), named("hard"), 200, 43, || {}).unwrap();
     assert_ne!(a, c);
 }
 
@@ -47,7 +50,7 @@ fn choice_count(rules: Rules, moves: &str, bot: &str, trials: u64, column: Colum
     let (pos, played) = notation::parse(rules, moves).unwrap();
     (0..trials)
         .filter(|&seed| {
-            let mut p = player(bot, rules, pos.to_move(), seed).unwrap();
+            let mut p = named(bot).build(rules, pos.to_move(), seed).unwrap();
             let game = Game {
                 position: &pos,
                 moves: &played,
@@ -115,11 +118,21 @@ fn bots_block_immediate_losses_at_their_rates() {
 }
 
 #[test]
-fn every_paper_strategy_is_an_arena_player() {
-    for name in connectk::strategy::NAMES {
-        assert!(
-            connectk::arena::PLAYER_NAMES.contains(name),
-            "{name} is missing from the arena's player list"
-        );
+fn every_paper_strategy_is_an_arena_player_under_its_own_name() {
+    for strategy in StrategyName::ALL {
+        assert_eq!(named(strategy.as_str()), PlayerName::Strategy(strategy));
     }
+}
+
+#[test]
+fn every_player_name_reads_back_as_itself_and_unknown_names_list_the_known_ones() {
+    for &player in PlayerName::all() {
+        assert_eq!(named(player.as_str()), player);
+    }
+    let error = "grandmaster".parse::<PlayerName>().unwrap_err().to_string();
+    assert!(error.contains("unknown player \"grandmaster\""), "{error}");
+    assert!(
+        error.contains("tally") && error.contains("canonical"),
+        "{error}"
+    );
 }

@@ -5,8 +5,8 @@ mod support;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use connectk::solver::Value;
-use connectk::{Column, GameResult, Player, Position, Rules, Solver, Variant};
+use connectk::Value;
+use connectk::{Column, GameResult, Mib, Player, Position, Rules, Solver, Variant};
 use proptest::prelude::*;
 
 use support::brute::Grid;
@@ -85,7 +85,7 @@ fn all_small_rules() -> Vec<Rules> {
 /// Checks the empty board of `rules`; a description of the disagreement if there is one.
 fn check_empty_board(rules: Rules) -> Result<(), String> {
     let expected = brute_value(rules, &[]);
-    let mut solver = Solver::new(1 << 20);
+    let mut solver = Solver::new(Mib(1));
     let strong = solver.solve(&Position::new(rules)).value;
     if strong != expected {
         return Err(format!(
@@ -182,10 +182,10 @@ fn check_position(rules: Rules, choices: &[usize]) -> Result<(), TestCaseError> 
         brute_value(rules, &moves)
     };
     let line = connectk::notation::format(rules, &moves);
-    let mut solver = Solver::new(1 << 20);
+    let mut solver = Solver::new(Mib(1));
     let strong = solver.solve(&pos).value;
     prop_assert_eq!(strong, expected, "strong value, {} after {:?}", rules, line);
-    let weak = Solver::new(1 << 20).solve_weak(&pos).value;
+    let weak = Solver::new(Mib(1)).solve_weak(&pos).value;
     prop_assert_eq!(
         weak.result,
         expected.result,

@@ -33,13 +33,13 @@ fn bad_input_is_refused_with_status_two() {
         &["solve", "--batch", "/no/such/file"],
         "cannot read batch file",
     );
-    assert_bad_input(&["reproduce", "--k-min", "1"], "Table I covers k >= 2");
+    assert_bad_input(&["table1", "--k-min", "1"], "Table I covers k >= 2");
     assert_bad_input(
         &["solve", "--table-mb", "99999999999999"],
         "expected a whole number of MiB from 0 to 1048576",
     );
     assert_bad_input(
-        &["reproduce", "--strip-mb", "lots"],
+        &["table1", "--strip-mb", "lots"],
         "expected a whole number of MiB from 0 to 1048576",
     );
 }
@@ -97,10 +97,10 @@ fn batch_goes_on_after_a_bad_line() {
 }
 
 #[test]
-fn reproduce_lists_the_boards_it_gave_up_at_the_node_limit_until_a_rerun_solves_them() {
+fn table1_lists_the_boards_it_gave_up_at_the_node_limit_until_a_rerun_solves_them() {
     let dir = std::env::temp_dir().join(format!("connectk-node-limit-{}", std::process::id()));
     let run = |args: &[&str]| {
-        let mut all = vec!["reproduce", "--weak", "--out", dir.to_str().unwrap()];
+        let mut all = vec!["table1", "--weak", "--out", dir.to_str().unwrap()];
         all.extend_from_slice(args);
         let out = connectk(&all, "");
         assert!(
@@ -137,7 +137,7 @@ fn reproduce_lists_the_boards_it_gave_up_at_the_node_limit_until_a_rerun_solves_
     // the other run stay.
     let out = connectk(
         &[
-            &["reproduce", "--weak", "--out", dir.to_str().unwrap()],
+            &["table1", "--weak", "--out", dir.to_str().unwrap()],
             &k3[..],
         ]
         .concat(),
@@ -146,7 +146,7 @@ fn reproduce_lists_the_boards_it_gave_up_at_the_node_limit_until_a_rerun_solves_
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("from a finished run: solving them again, 23 to solve"),
+        stderr.contains("from a finished run, 23 to do again"),
         "{stderr}"
     );
     let csv = std::fs::read_to_string(dir.join("table1.csv")).unwrap();
@@ -199,7 +199,7 @@ fn verify_checks_the_relaxed_game_and_refuses_strategies_out_of_range() {
     );
     assert_bad_input(
         &["verify", "--strategy", "tallies", "--player", "P2"],
-        "expected one of take-even, delayed-take-even, pairing, tally, canonical",
+        "possible values: take-even, delayed-take-even, pairing, tally, canonical",
     );
 }
 
@@ -221,7 +221,7 @@ const UCI_LINES: &str = "x,x,x,b,b,b,o,o,o,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b
 #[test]
 fn uci_refuses_bad_input_with_status_two() {
     assert_bad_input(
-        &["uci", "--data", "/no/such/file"],
+        &["uci-dataset", "--data", "/no/such/file"],
         "cannot read UCI data set /no/such/file",
     );
     let dir = scratch("uci-bad");
@@ -229,12 +229,23 @@ fn uci_refuses_bad_input_with_status_two() {
     std::fs::write(&data, UCI_LINES.replace("loss", "lost")).unwrap();
     let data = data.to_str().unwrap();
     assert_bad_input(
-        &["uci", "--data", data],
+        &["uci-dataset", "--data", data],
         "line 2: class \"lost\", expected win, loss or draw",
     );
-    assert_bad_input(&["uci", "--data", data, "--every", "0"], "--every 0");
     assert_bad_input(
-        &["uci", "--data", data, "--every", "2", "--offset", "2"],
+        &["uci-dataset", "--data", data, "--every", "0"],
+        "--every 0",
+    );
+    assert_bad_input(
+        &[
+            "uci-dataset",
+            "--data",
+            data,
+            "--every",
+            "2",
+            "--offset",
+            "2",
+        ],
         "offset + run must be at most the stride",
     );
     std::fs::remove_dir_all(dir).unwrap();
@@ -249,7 +260,7 @@ fn uci_reports_disagreements_with_status_one_and_resumes() {
     let out = out.to_str().unwrap();
     let first = connectk(
         &[
-            "uci",
+            "uci-dataset",
             "--data",
             data,
             "--every",
@@ -263,7 +274,15 @@ fn uci_reports_disagreements_with_status_one_and_resumes() {
     );
     assert_eq!(first.status.code(), Some(0));
     let second = connectk(
-        &["uci", "--data", data, "--table-mb", "16", "--out", out],
+        &[
+            "uci-dataset",
+            "--data",
+            data,
+            "--table-mb",
+            "16",
+            "--out",
+            out,
+        ],
         "",
     );
     let stdout = String::from_utf8_lossy(&second.stdout);
@@ -280,13 +299,21 @@ fn uci_reports_disagreements_with_status_one_and_resumes() {
     assert!(csv.starts_with("line,moves,expected,solver,agree,nodes,micros,cpu_micros\n1,"));
     // Once every selected line is in the CSV, the same command checks them all again.
     let third = connectk(
-        &["uci", "--data", data, "--table-mb", "16", "--out", out],
+        &[
+            "uci-dataset",
+            "--data",
+            data,
+            "--table-mb",
+            "16",
+            "--out",
+            out,
+        ],
         "",
     );
     let stderr = String::from_utf8_lossy(&third.stderr);
     assert_eq!(third.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains("from a finished run: solving them again, 2 to solve"),
+        stderr.contains("from a finished run, 2 to do again"),
         "{stderr}"
     );
     let again = std::fs::read_to_string(dir.join("out/uci.md")).unwrap();
@@ -338,12 +365,12 @@ fn every_committed_experiment_spec_parses_and_a_bad_run_is_named() {
     let bad = scratch.join("bad.json");
     std::fs::write(
         &bad,
-        r#"{"name": "bad", "description": "a typo", "runs": [["reproduce", "--max-cels", "9"]]}"#,
+        r#"{"name": "bad", "description": "a typo", "runs": [["table1", "--max-cels", "9"]]}"#,
     )
     .unwrap();
     assert_bad_input(
         &["experiment", "--check", bad.to_str().unwrap()],
-        "run `reproduce --max-cels 9`: error: unexpected argument '--max-cels'",
+        "run `table1 --max-cels 9`: error: unexpected argument '--max-cels'",
     );
     std::fs::remove_dir_all(scratch).unwrap();
 }

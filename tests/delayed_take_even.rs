@@ -3,11 +3,11 @@
 
 use connectk::strategy::{DelayedTakeEven, Strategy};
 use connectk::verify::{Claim, Verdict, verify};
-use connectk::{GameResult, Player, Position, Rules, Solver, Variant};
+use connectk::{GameResult, Mib, Player, Position, Rules, Solver, Variant};
 
 #[test]
 fn theorem_2_and_corollary_2_delayed_take_even_wins() {
-    let mut solver = Solver::new(64 << 20);
+    let mut solver = Solver::new(Mib(64));
     for k in 3..=5 {
         for width in k..=8 {
             for height in [3, 5] {

@@ -3,11 +3,11 @@
 
 use connectk::strategy::{Pairing, Strategy};
 use connectk::verify::{Claim, Verdict, verify};
-use connectk::{GameResult, Player, Position, Rules, Solver, Variant};
+use connectk::{GameResult, Mib, Player, Position, Rules, Solver, Variant};
 
 #[test]
 fn theorem_3_pairing_never_loses_a_one_row_board() {
-    let mut solver = Solver::new(16 << 20);
+    let mut solver = Solver::new(Mib(16));
     for k in 3..=5 {
         for width in 1..=13 {
             let rules = Rules::new(k, width, 1, Variant::Misere).unwrap();

@@ -1,8 +1,9 @@
 //! A fast subset of `connectk paper-check`: every case of paper-checks/claims.json on its
 //! smallest boards.
 
+use connectk::Mib;
 use connectk::Solver;
-use connectk::paper::checks::Case;
+use connectk::experiment::paper_checks::Case;
 
 #[test]
 fn every_claim_holds_on_its_smallest_boards() {
@@ -30,7 +31,7 @@ fn every_claim_holds_on_its_smallest_boards() {
     ] {
         assert!(cases.iter().any(|c| c.id == id), "no case {id}");
     }
-    let mut solver = Solver::new(16 << 20);
+    let mut solver = Solver::new(Mib(16));
     for case in &cases {
         let mut boards = case.boards();
         assert!(!boards.is_empty(), "{} has no boards", case.id);

@@ -1,8 +1,8 @@
 //! Two threads searching one position together (sharing the large table) find the same values
 //! as one thread, and the values Table I of the paper gives.
 
-use connectk::paper::table1;
-use connectk::{Position, Rules, Solver, Variant};
+use connectk::strategy::table1;
+use connectk::{Mib, Position, Rules, Solver, Variant};
 
 /// Boards of 24 to 44 cells (the helpers join searches of 24 or more empty cells), on both bit
 /// widths: 22x2 needs 128-bit boards.
@@ -13,8 +13,8 @@ fn two_threads_agree_with_one_and_with_the_paper() {
     for (k, width, height) in BOARDS {
         let rules = Rules::new(k, width, height, Variant::Misere).unwrap();
         let empty = Position::new(rules);
-        let one = Solver::new(64 << 20).solve_weak(&empty).value;
-        let two = Solver::new(64 << 20)
+        let one = Solver::new(Mib(64)).solve_weak(&empty).value;
+        let two = Solver::new(Mib(64))
             .with_threads(2)
             .solve_weak(&empty)
             .value;
@@ -37,8 +37,8 @@ fn two_threads_find_the_exact_remoteness_of_one() {
     ] {
         let rules = Rules::new(k, width, height, variant).unwrap();
         let (pos, _) = connectk::notation::parse(rules, moves).unwrap();
-        let one = Solver::new(64 << 20).solve(&pos).value;
-        let mut solver = Solver::new(64 << 20).with_threads(2);
+        let one = Solver::new(Mib(64)).solve(&pos).value;
+        let mut solver = Solver::new(Mib(64)).with_threads(2);
         assert_eq!(solver.solve(&pos).value, one, "{rules:?} {moves}");
         // Again on the same table, which now holds the helper's entries too.
         assert_eq!(solver.solve(&pos).value, one, "{rules:?} {moves} again");

@@ -1,7 +1,7 @@
 //! Position counts by ply for standard Connect Four against OEIS A212693.
 
 use connectk::Rules;
-use connectk::engine::perft::positions_by_ply;
+use connectk::positions_by_ply;
 
 /// OEIS A212693: distinct positions after n plies in 7x6 Connect Four, n = 0, 1, 2, ...
 const A212693: [u64; 13] = [

@@ -6,10 +6,10 @@ mod support;
 use std::collections::BTreeSet;
 
 use connectk::notation::{self, NotationError};
-use connectk::solver::{Depth, rank};
 use connectk::{
     Cell, Column, GameResult, MoveError, Outcome, Player, Position, Reason, Rules, Solver, Variant,
 };
+use connectk::{Depth, Mib, rank};
 use proptest::prelude::*;
 
 use support::brute::Grid;
@@ -227,8 +227,8 @@ proptest! {
         prop_assert_eq!(mirror, by_moves, "{} {}", rules, text);
         prop_assert_eq!(mirror.mirrored(), pos);
         prop_assert_eq!(mirror.canonical_key().0, pos.canonical_key().0);
-        let value = Solver::new(16 << 20).solve(&pos).value;
-        let mirror_value = Solver::new(16 << 20).solve(&mirror).value;
+        let value = Solver::new(Mib(16)).solve(&pos).value;
+        let mirror_value = Solver::new(Mib(16)).solve(&mirror).value;
         prop_assert_eq!(value, mirror_value, "{} {}", rules, text);
     }
 
@@ -239,8 +239,8 @@ proptest! {
         let (pos, moves) = replay(rules, &choices);
         prop_assume!(!pos.is_over());
         let text = notation::format(rules, &moves);
-        let value = Solver::new(16 << 20).solve(&pos).value;
-        let mut children_solver = Solver::new(16 << 20);
+        let value = Solver::new(Mib(16)).solve(&pos).value;
+        let mut children_solver = Solver::new(Mib(16));
         let children = children_solver.move_values(&pos, Depth::Strong);
         prop_assert_eq!(children.len(), pos.legal_columns().len());
         for child in &children {
@@ -254,7 +254,7 @@ proptest! {
         prop_assert_eq!(value, best, "{} {}", rules, text);
         prop_assert_eq!(value.remoteness.map(|r| r + pos.plies()).unwrap() <= rules.cells(), true);
 
-        let analysis = Solver::new(16 << 20).analyze(&pos, Depth::Strong);
+        let analysis = Solver::new(Mib(16)).analyze(&pos, Depth::Strong);
         prop_assert_eq!(analysis.value, value);
         prop_assert_eq!(&analysis.moves, &children);
         let expected_best: Vec<Column> =
@@ -262,7 +262,7 @@ proptest! {
         prop_assert!(!expected_best.is_empty());
         prop_assert_eq!(analysis.best_moves, expected_best);
 
-        let weak = Solver::new(16 << 20).solve_weak(&pos).value;
+        let weak = Solver::new(Mib(16)).solve_weak(&pos).value;
         prop_assert_eq!(weak.result, value.result, "{} {}", rules, text);
         let weak_children = children_solver.move_values(&pos, Depth::Weak);
         for (w, s) in weak_children.iter().zip(&children) {

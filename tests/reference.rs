@@ -4,7 +4,7 @@
 mod support;
 
 use connectk::reference::ReferenceSolver;
-use connectk::{Rules, Solver, Variant};
+use connectk::{Mib, Rules, Solver, Variant};
 use proptest::prelude::*;
 
 use support::replay::replay;
@@ -23,7 +23,7 @@ proptest! {
         prop_assume!(!pos.is_over());
         let columns: Vec<u32> = moves.iter().map(|c| c.index()).collect();
         let line = connectk::notation::format(rules, &moves);
-        let ours = Solver::new(16 << 20).solve(&pos).value;
+        let ours = Solver::new(Mib(16)).solve(&pos).value;
         let mut reference = ReferenceSolver::new();
         let theirs = reference.value(&columns, false).expect("a legal, unfinished game");
         prop_assert_eq!(ours, theirs, "after {}", line);

@@ -1,7 +1,7 @@
 //! The invariants the paper's proofs rest on, as properties: each strategy plays out whole
 //! games on random boards of its range against an opponent that picks random legal moves.
 
-use connectk::strategy::{self, Game};
+use connectk::strategy::{Game, StrategyName};
 use connectk::{Cell, Column, GameResult, Player, Position, Rules, Variant};
 use proptest::prelude::*;
 
@@ -10,12 +10,12 @@ use proptest::prelude::*;
 /// strategy made it. Returns the final position.
 fn play_out(
     rules: Rules,
-    name: &str,
+    name: StrategyName,
     player: Player,
     choices: &[u32],
     mut after: impl FnMut(&Position, Column, bool),
 ) -> Position {
-    let mut strategy = strategy::by_name(name, rules, player).expect("strategy applies");
+    let mut strategy = name.build(rules, player).expect("strategy applies");
     let mut pos = Position::new(rules);
     let mut moves = Vec::new();
     let mut next = choices.iter().cycle();
@@ -71,7 +71,7 @@ proptest! {
     ) {
         let rules = misere(k, k + extra, 2 * half_height);
         let (width, height) = (rules.width(), rules.height());
-        let end = play_out(rules, "take-even", Player::P2, &choices, |pos, column, ours| {
+        let end = play_out(rules, StrategyName::TakeEven, Player::P2, &choices, |pos, column, ours| {
             let row_from_1 = top_row(pos, column) + 1;
             assert_eq!(row_from_1.is_multiple_of(2), ours, "wrong row parity: {}", pos.diagram());
             if ours {
@@ -94,7 +94,7 @@ proptest! {
     fn take_even_wins_misere_connect_four_by_move_37(
         choices in prop::collection::vec(any::<u32>(), 1..64),
     ) {
-        let end = play_out(misere(4, 7, 6), "take-even", Player::P2, &choices, |_, _, _| {});
+        let end = play_out(misere(4, 7, 6), StrategyName::TakeEven, Player::P2, &choices, |_, _, _| {});
         prop_assert_eq!(end.outcome().map(|o| o.result), Some(GameResult::Win(Player::P2)));
         prop_assert!(end.plies() <= 37);
     }
@@ -109,7 +109,7 @@ proptest! {
         choices in prop::collection::vec(any::<u32>(), 1..32),
     ) {
         let player = if first { Player::P1 } else { Player::P2 };
-        let end = play_out(misere(k, width, 1), "pairing", player, &choices, |_, _, _| {});
+        let end = play_out(misere(k, width, 1), StrategyName::Pairing, player, &choices, |_, _, _| {});
         for pair in 0..width / 2 {
             let (a, b) = (at(&end, 2 * pair, 0), at(&end, 2 * pair + 1, 0));
             prop_assert!(a.is_none() || a != b, "pair {} is {:?}{:?}", pair + 1, a, b);
@@ -130,7 +130,7 @@ proptest! {
         let rules = misere(k, k + extra, 2 * half + 1);
         let player = if k >= 3 && rules.width() % 2 == 1 { Player::P1 } else { Player::P2 };
         let width = rules.width();
-        let end = play_out(rules, "delayed-take-even", player, &choices, |pos, _, ours| {
+        let end = play_out(rules, StrategyName::DelayedTakeEven, player, &choices, |pos, _, ours| {
             if !ours {
                 return;
             }
@@ -152,7 +152,7 @@ proptest! {
         width in 1u32..=20,
         choices in prop::collection::vec(any::<u32>(), 1..32),
     ) {
-        let end = play_out(misere(2, width, 1), "tally", Player::P2, &choices, |_, _, _| {});
+        let end = play_out(misere(2, width, 1), StrategyName::Tally, Player::P2, &choices, |_, _, _| {});
         let result = end.outcome().map(|o| o.result);
         if matches!(width, 1 | 2 | 4 | 6) {
             prop_assert_ne!(result, Some(GameResult::Win(Player::P1)));
@@ -170,7 +170,7 @@ proptest! {
         choices in prop::collection::vec(any::<u32>(), 1..32),
     ) {
         let player = if first { Player::P1 } else { Player::P2 };
-        let end = play_out(misere(k, width, 1), "canonical", player, &choices, |_, _, _| {});
+        let end = play_out(misere(k, width, 1), StrategyName::Canonical, player, &choices, |_, _, _| {});
         prop_assert_ne!(end.outcome().map(|o| o.result), Some(GameResult::Win(player.other())));
     }
 }

@@ -1,24 +1,20 @@
-//! The one-row solver (`solver::strip`) against the main search on one-row boards small enough
-//! for the main search to settle quickly.
+//! The one-row solver (which `Solver` uses for outcome-only solves of one-row boards) against
+//! the main search alone, on one-row boards small enough for the main search to settle quickly.
 
 mod support;
 
-use connectk::solver::strip::StripSolver;
-use connectk::{Depth, Position, Rules, Solver, Variant};
+use connectk::{Depth, Method, Mib, Position, Rules, Solver, Variant};
 use proptest::prelude::*;
 
 use support::replay::replay;
 
-/// Forms the one-row solver may remember in these tests: far more than they need.
-const FORM_LIMIT: usize = 10_000_000;
-
-/// Both solvers' outcomes for `pos`, which must not be over.
+/// The outcomes of `pos` from the main search alone and from the one-row solver, with its
+/// default memory (far more than these rows need, so it never falls back to the search).
 fn both_outcomes(pos: &Position) -> (connectk::Value, connectk::Value) {
-    let rules = pos.rules();
-    let main = Solver::new(16 << 20).value(pos, Depth::Weak);
-    let strip = StripSolver::new(rules.k(), rules.variant(), FORM_LIMIT)
-        .value(pos)
-        .expect("within the form limit");
+    let main = Solver::new(Mib(16))
+        .with_method(Method::SearchOnly)
+        .value(pos, Depth::Weak);
+    let strip = Solver::new(Mib(16)).value(pos, Depth::Weak);
     (main, strip)
 }
 
@@ -44,35 +40,26 @@ fn every_empty_one_row_board_up_to_16_cells_has_the_main_solvers_outcome() {
 #[test]
 fn misere_k2_on_three_cells_is_a_second_player_win() {
     let rules = Rules::new(2, 3, 1, Variant::Misere).unwrap();
-    let value = StripSolver::new(2, Variant::Misere, FORM_LIMIT)
-        .value(&Position::new(rules))
-        .unwrap();
+    let value = Solver::new(Mib(1)).value(&Position::new(rules), Depth::Weak);
     assert_eq!(
         value.result,
         connectk::GameResult::Win(connectk::Player::P2)
     );
 }
 
+/// The one-row solver answers at once where the main search would take minutes: misère rows
+/// for k >= 3 are draws by the pairing bound (Theorem 3 of Steele & Larremore), and the
+/// 64-cell row is far past what the search settles (about ten minutes for k = 3).
 #[test]
-fn the_form_limit_gives_up_without_an_answer() {
-    let rules = Rules::new(2, 16, 1, Variant::Misere).unwrap();
-    let mut solver = StripSolver::new(2, Variant::Misere, 10);
-    assert_eq!(solver.value(&Position::new(rules)), None);
-}
-
-/// Misère rows for k >= 3 far wider than the main search can settle: the pairing bound draws
-/// them at the first node, as Theorem 3 of Steele & Larremore says (each player can pair the
-/// row's cells left to right). A form limit of one shows no search was needed.
-#[test]
-fn misere_rows_for_k_from_3_are_draws_by_the_pairing_bound() {
-    for k in 3..=7 {
-        for width in [25, 36, 37, 64] {
-            let rules = Rules::new(k, width, 1, Variant::Misere).unwrap();
-            let value = StripSolver::new(k, Variant::Misere, 1)
-                .value(&Position::new(rules))
-                .expect("settled without search");
-            assert_eq!(value.result, connectk::GameResult::Draw, "k={k} {width}x1");
-        }
+fn outcome_only_solves_of_long_rows_go_to_the_one_row_solver() {
+    for k in 3..=5 {
+        let rules = Rules::new(k, 64, 1, Variant::Misere).unwrap();
+        let solution = Solver::new(Mib(1)).solve_weak(&Position::new(rules));
+        assert_eq!(solution.value.result, connectk::GameResult::Draw, "k={k}");
+        assert_eq!(
+            solution.nodes, 0,
+            "k={k}: settled by the bound, no form searched"
+        );
     }
 }
 

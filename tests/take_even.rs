@@ -3,7 +3,7 @@
 
 use connectk::strategy::{Strategy, TakeEven};
 use connectk::verify::{Claim, Verdict, verify};
-use connectk::{GameResult, Player, Position, Rules, Solver, Variant};
+use connectk::{GameResult, Mib, Player, Position, Rules, Solver, Variant};
 
 fn check(rules: Rules, claim: Claim) -> Verdict {
     let mut strategy = TakeEven::new(rules, Player::P2).expect("take-even applies");
@@ -27,7 +27,7 @@ fn theorem_1_take_even_wins_standard_misere_connect_four_by_move_37() {
 
 #[test]
 fn corollary_1_take_even_wins_every_even_height_board_within_the_bound() {
-    let mut solver = Solver::new(64 << 20);
+    let mut solver = Solver::new(Mib(64));
     for k in 2..=5 {
         for width in k..=8 {
             for height in (2..=8).step_by(2) {

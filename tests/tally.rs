@@ -4,7 +4,7 @@
 
 use connectk::strategy::{DelayedTakeEven, Strategy, TallyPlay};
 use connectk::verify::{Claim, Verdict, verify};
-use connectk::{GameResult, Player, Position, Rules, Solver, Variant};
+use connectk::{GameResult, Mib, Player, Position, Rules, Solver, Variant};
 
 fn holds(strategy: &mut dyn Strategy, rules: Rules, claim: Claim) -> bool {
     let verdict = verify(strategy, Player::P2, claim, &Position::new(rules), &[]);
@@ -13,7 +13,7 @@ fn holds(strategy: &mut dyn Strategy, rules: Rules, claim: Claim) -> bool {
 
 #[test]
 fn lemmas_1_and_2_and_the_draws_of_theorem_4() {
-    let mut solver = Solver::new(16 << 20);
+    let mut solver = Solver::new(Mib(16));
     for width in 1..=16 {
         let rules = Rules::new(2, width, 1, Variant::Misere).unwrap();
         let draw = matches!(width, 1 | 2 | 4 | 6);

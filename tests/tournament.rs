@@ -3,12 +3,12 @@
 
 use std::process::Command;
 
-use connectk::arena::report;
-use connectk::arena::tournament::{self, PairingResult, Tournament};
+use connectk::arena::PlayerName;
+use connectk::experiment::tournament::{self as report, PairingResult, Tournament};
 use connectk::{Rules, Variant};
 
-fn names(list: &[&str]) -> Vec<String> {
-    list.iter().map(|s| s.to_string()).collect()
+fn names(list: &[&str]) -> Vec<PlayerName> {
+    list.iter().map(|s| s.parse().unwrap()).collect()
 }
 
 /// A misère 5x4 round robin of `games` games per pairing on a pool of `threads` threads.
@@ -20,8 +20,8 @@ fn run(threads: usize, seed: u64, games: u64) -> Tournament {
         .build()
         .unwrap();
     pool.install(|| {
-        let fixtures = tournament::schedule(rules, &players).unwrap();
-        tournament::play(rules, &players, &fixtures, games, seed, || {}).unwrap()
+        let fixtures = report::schedule(rules, &players).unwrap();
+        report::play(rules, &players, &fixtures, games, seed, || {}).unwrap()
     })
 }
 
@@ -41,13 +41,13 @@ fn tournament_skips_pairings_a_strategy_cannot_play() {
     for p in &t.pairings {
         match &p.result {
             PairingResult::NotApplicable(reason) => {
-                assert_eq!(p.p1, "take-even");
+                assert_eq!(p.p1.as_str(), "take-even");
                 assert!(reason.contains("it is played by P2"), "{reason}");
             }
             PairingResult::Played(tally) => {
-                assert_ne!(p.p1, "take-even");
+                assert_ne!(p.p1.as_str(), "take-even");
                 assert_eq!(tally.games(), 30);
-                if p.p2 == "take-even" {
+                if p.p2.as_str() == "take-even" {
                     assert_eq!(tally.p2_wins, 30, "take-even lost as P2 to {}", p.p1);
                 }
             }
@@ -85,7 +85,7 @@ fn bad_tournament_options_exit_with_status_two() {
         (&["--players", "hard"][..], "at least two players"),
         (
             &["--players", "hard,grandmaster"][..],
-            "unknown player \"grandmaster\"",
+            "invalid value 'grandmaster' for '--players <PLAYERS>'",
         ),
         (
             &["--players", "hard,easy", "--games", "0"][..],

@@ -4,11 +4,12 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
+use super::PlayerName;
 use crate::engine::bits::BitIter;
 use crate::engine::outcome::{Cell, GameResult};
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Variant;
-use crate::solver::{Depth, Solver, rank};
+use crate::solver::{Depth, Mib, Solver, rank};
 use crate::strategy::{Game, Strategy, StrategyError};
 
 /// Picks one element uniformly at random.
@@ -37,7 +38,7 @@ impl Random {
 
 impl Strategy for Random {
     fn name(&self) -> &'static str {
-        "random"
+        PlayerName::Random.as_str()
     }
 
     fn choose(&mut self, game: Game<'_>) -> Result<Column, StrategyError> {
@@ -93,7 +94,7 @@ pub fn blocking_moves(pos: &Position) -> Vec<Column> {
 }
 
 /// The levels of the seed-002 game service.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
     /// Random moves.
     Easy,
@@ -102,6 +103,17 @@ pub enum Level {
     /// Always takes a win or blocks; otherwise the best move by centre control and connected
     /// discs (under misère rules: by edges and fewest connected discs).
     Hard,
+}
+
+impl Level {
+    /// The level's name on the command line and in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+        }
+    }
 }
 
 /// A bot of one [`Level`].
@@ -148,11 +160,7 @@ impl RuleBot {
 
 impl Strategy for RuleBot {
     fn name(&self) -> &'static str {
-        match self.level {
-            Level::Easy => "easy",
-            Level::Medium => "medium",
-            Level::Hard => "hard",
-        }
+        self.level.as_str()
     }
 
     fn choose(&mut self, game: Game<'_>) -> Result<Column, StrategyError> {
@@ -207,14 +215,14 @@ impl Perfect {
     pub fn new(rng: ChaCha8Rng) -> Perfect {
         Perfect {
             rng,
-            solver: Solver::new(64 << 20),
+            solver: Solver::new(Mib(64)),
         }
     }
 }
 
 impl Strategy for Perfect {
     fn name(&self) -> &'static str {
-        "perfect"
+        PlayerName::Perfect.as_str()
     }
 
     fn choose(&mut self, game: Game<'_>) -> Result<Column, StrategyError> {

@@ -117,6 +117,7 @@ mod tests {
     use super::*;
     use crate::engine::notation;
     use crate::engine::rules::{Rules, Variant};
+    use crate::solver::Mib;
 
     #[test]
     fn bad_lines_are_refused_with_the_reason() {
@@ -132,7 +133,7 @@ mod tests {
 
     #[test]
     fn hints_solve_small_boards_only() {
-        let mut solver = Solver::new(1 << 20);
+        let mut solver = Solver::new(Mib(1));
         let rules = Rules::new(3, 3, 3, Variant::Misere).unwrap();
         let values = hints(&Position::new(rules), &mut solver).unwrap();
         assert_eq!(values.len(), 3);

@@ -6,17 +6,17 @@ use serde::Serialize;
 use crate::engine::outcome::{GameResult, Player, Reason};
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
-use crate::strategy::{Game, LookupError, StrategyError};
+use crate::strategy::{Game, StrategyError};
 
-use super::player;
+use super::PlayerName;
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameRecord {
     /// The first player's name.
-    pub p1: String,
+    pub p1: &'static str,
     /// The second player's name.
-    pub p2: String,
+    pub p2: &'static str,
     /// The game's seed (both players' randomness derives from it).
     pub seed: u64,
     /// The moves, in move notation.
@@ -32,18 +32,19 @@ pub struct GameRecord {
 /// Why a game could not be played.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MatchError {
-    /// A player name was unknown or its strategy does not apply.
+    /// A player's strategy does not apply to its side.
     #[error(transparent)]
-    Lookup(#[from] LookupError),
+    NotApplicable(#[from] StrategyError),
     /// A player had no move for a position it reached.
-    #[error("game with seed {seed}, after moves \"{moves}\": {source}")]
+    #[error("game with seed {seed}, after moves \"{moves}\": {cause}")]
     NoMove {
         /// The game's seed.
         seed: u64,
         /// The moves played so far.
         moves: String,
         /// The player's error.
-        source: StrategyError,
+        #[source]
+        cause: StrategyError,
     },
 }
 
@@ -59,20 +60,25 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
 /// Checks that `p1` and `p2` can meet under `rules` by setting up both players once.
 ///
 /// # Errors
-/// [`LookupError`] when a name is unknown or a strategy does not apply to its side.
-pub fn check_pairing(rules: Rules, p1: &str, p2: &str) -> Result<(), LookupError> {
-    player(p1, rules, Player::P1, 0)?;
-    player(p2, rules, Player::P2, 0)?;
+/// [`StrategyError`] when a strategy does not apply to its side.
+pub fn check_pairing(rules: Rules, p1: PlayerName, p2: PlayerName) -> Result<(), StrategyError> {
+    p1.build(rules, Player::P1, 0)?;
+    p2.build(rules, Player::P2, 0)?;
     Ok(())
 }
 
 /// Plays one game of `p1` against `p2` from the empty board.
 ///
 /// # Errors
-/// [`MatchError`] when a name is unknown, a strategy does not apply, or a player has no move.
-pub fn play_game(rules: Rules, p1: &str, p2: &str, seed: u64) -> Result<GameRecord, MatchError> {
-    let mut first = player(p1, rules, Player::P1, seed)?;
-    let mut second = player(p2, rules, Player::P2, seed.wrapping_add(1))?;
+/// [`MatchError`] when a strategy does not apply or a player has no move.
+pub fn play_game(
+    rules: Rules,
+    p1: PlayerName,
+    p2: PlayerName,
+    seed: u64,
+) -> Result<GameRecord, MatchError> {
+    let mut first = p1.build(rules, Player::P1, seed)?;
+    let mut second = p2.build(rules, Player::P2, seed.wrapping_add(1))?;
     let mut pos = Position::new(rules);
     let mut moves: Vec<Column> = Vec::new();
     while !pos.is_over() {
@@ -94,18 +100,18 @@ pub fn play_game(rules: Rules, p1: &str, p2: &str, seed: u64) -> Result<GameReco
                 })?;
                 Ok(c)
             })
-            .map_err(|source| MatchError::NoMove {
+            .map_err(|cause| MatchError::NoMove {
                 seed,
                 moves: crate::engine::notation::format(rules, &moves),
-                source,
+                cause,
             })?;
         pos.play(column).expect("checked move");
         moves.push(column);
     }
     let outcome = pos.outcome().expect("game over");
     Ok(GameRecord {
-        p1: p1.to_string(),
-        p2: p2.to_string(),
+        p1: p1.as_str(),
+        p2: p2.as_str(),
         seed,
         moves: crate::engine::notation::format(rules, &moves),
         outcome: outcome.result.label(),
@@ -124,8 +130,8 @@ pub fn play_game(rules: Rules, p1: &str, p2: &str, seed: u64) -> Result<GameReco
 /// The first [`MatchError`] in game order.
 pub fn play_match(
     rules: Rules,
-    p1: &str,
-    p2: &str,
+    p1: PlayerName,
+    p2: PlayerName,
     games: u64,
     seed: u64,
     done: impl Fn() + Sync,

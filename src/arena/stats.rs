@@ -4,7 +4,7 @@
 ///
 /// # Examples
 /// ```
-/// let (low, high) = connectk::arena::stats::wilson(50, 100);
+/// let (low, high) = connectk::arena::wilson(50, 100);
 /// assert!((low - 0.404).abs() < 0.001 && (high - 0.596).abs() < 0.001);
 /// ```
 pub fn wilson(successes: u64, trials: u64) -> (f64, f64) {

@@ -3,27 +3,25 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use indicatif::{ProgressBar, ProgressStyle};
-
-use connectk::arena::matches::{GameRecord, Standing, Tally, check_pairing, play_match};
-use connectk::arena::stats::wilson;
+use connectk::arena::{GameRecord, PlayerName, Standing, Tally, check_pairing, play_match, wilson};
+use connectk::experiment::export::csv::write_all;
 
 use super::board::BoardArgs;
 
 /// Play N games between two players in parallel and report wins, draws and losses with 95%
-/// Wilson intervals and game lengths. Players: random, easy, medium, hard, perfect, and the
-/// paper's strategies (take-even, delayed-take-even, pairing) where they apply. Game i is
-/// seeded from --seed and i, so results do not depend on the number of threads.
+/// Wilson intervals and game lengths. Players: the bots (random, easy, medium, hard, perfect)
+/// and the paper's strategies where they apply. Game i is seeded from --seed and i, so results
+/// do not depend on the number of threads.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     board: BoardArgs,
     /// The first player.
-    #[arg(long)]
-    p1: String,
+    #[arg(long, value_enum)]
+    p1: PlayerName,
     /// The second player.
-    #[arg(long)]
-    p2: String,
+    #[arg(long, value_enum)]
+    p2: PlayerName,
     /// Number of games (with --swap: of openings, each played twice).
     #[arg(long, default_value_t = 100)]
     games: u64,
@@ -41,27 +39,23 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
-    let mut pairings = vec![(args.p1.as_str(), args.p2.as_str())];
+    let mut pairings = vec![(args.p1, args.p2)];
     if args.swap {
-        pairings.push((args.p2.as_str(), args.p1.as_str()));
+        pairings.push((args.p2, args.p1));
     }
-    for (p1, p2) in &pairings {
+    for &(p1, p2) in &pairings {
         check_pairing(rules, p1, p2)?;
     }
-    let bar = progress_bar(pairings.len() as u64 * args.games)?;
-    let mut played: Vec<(&str, &str, Vec<GameRecord>)> = Vec::new();
+    let bar = super::progress::bar(pairings.len() as u64 * args.games, "games")?;
+    let mut played: Vec<(PlayerName, PlayerName, Vec<GameRecord>)> = Vec::new();
     for (p1, p2) in pairings {
         let records = play_match(rules, p1, p2, args.games, args.seed, || bar.inc(1))?;
         played.push((p1, p2, records));
     }
     bar.finish_and_clear();
     if let Some(path) = &args.out {
-        let mut writer = csv::Writer::from_path(path)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-        for record in played.iter().flat_map(|(_, _, records)| records) {
-            writer.serialize(record)?;
-        }
-        writer.flush()?;
+        let records: Vec<&GameRecord> = played.iter().flat_map(|(_, _, r)| r).collect();
+        write_all(path, &records)?;
     }
     for (p1, p2, records) in &played {
         let t = Tally::of(records);
@@ -101,15 +95,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("  {a} scores {:.1}%", 100.0 * standing.score());
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A bar counting finished games.
-pub fn progress_bar(games: u64) -> anyhow::Result<ProgressBar> {
-    Ok(
-        ProgressBar::new(games).with_style(ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {pos}/{len} games, eta {eta}",
-        )?),
-    )
 }
 
 /// One line per count: the count, its share of `games` and its 95% Wilson interval.

@@ -7,11 +7,12 @@ mod experiment;
 mod paper_check;
 mod perft;
 mod play;
-mod reproduce;
+mod progress;
 mod show;
 mod solve;
+mod table1;
 mod tournament;
-mod uci;
+mod uci_dataset;
 mod verify;
 
 use std::process::ExitCode;
@@ -21,17 +22,20 @@ use clap::{Parser, Subcommand};
 /// Exit status for bad input (as clap uses for usage errors).
 const BAD_INPUT: u8 = 2;
 
-/// The largest memory size an option takes, in MiB (1 TiB): larger sizes are surely typos, and
-/// their byte counts would overflow.
-const MAX_MIB: usize = 1 << 20;
-
-/// Parses a memory size in MiB for options such as `--table-mb`: a whole number from 0 to
-/// [`MAX_MIB`].
-fn parse_mib(text: &str) -> Result<usize, String> {
-    text.parse::<usize>()
-        .ok()
-        .filter(|&mib| mib <= MAX_MIB)
-        .ok_or_else(|| format!("expected a whole number of MiB from 0 to {MAX_MIB}"))
+/// Runs `work` on a pool of `threads` worker threads (`None`: one per core), for the runs that
+/// spread over the cores. A pool of its own, rather than rayon's global one, lets every run of
+/// an experiment spec choose its own number.
+fn in_worker_pool<T: Send>(
+    threads: Option<usize>,
+    work: impl FnOnce() -> anyhow::Result<T> + Send,
+) -> anyhow::Result<T> {
+    if threads == Some(0) {
+        anyhow::bail!("--threads 0: use at least 1 worker thread");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()?;
+    pool.install(work)
 }
 
 /// connectk: play, solve and check Connect-k games under normal and misère rules.
@@ -51,8 +55,8 @@ pub struct Cli {
 enum Command {
     Show(show::Args),
     Solve(solve::Args),
-    Reproduce(reproduce::Args),
-    Merge(reproduce::MergeArgs),
+    Table1(table1::Args),
+    Merge(table1::MergeArgs),
     Perft(perft::Args),
     Bench(bench::Args),
     Experiment(experiment::Args),
@@ -61,7 +65,7 @@ enum Command {
     Arena(arena::Args),
     Tournament(tournament::Args),
     Play(play::Args),
-    Uci(uci::Args),
+    UciDataset(uci_dataset::Args),
 }
 
 /// Runs the command line and turns every error into one line on stderr and exit status 2.
@@ -80,8 +84,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
-        Command::Reproduce(args) => reproduce::run(args),
-        Command::Merge(args) => reproduce::merge(args),
+        Command::Table1(args) => table1::run(args),
+        Command::Merge(args) => table1::merge(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Experiment(args) => experiment::run(args),
@@ -90,7 +94,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Arena(args) => arena::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Play(args) => play::run(args),
-        Command::Uci(args) => uci::run(args),
+        Command::UciDataset(args) => uci_dataset::run(args),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use connectk::engine::perft::positions_by_ply;
+use connectk::positions_by_ply;
 
 use super::board::BoardArgs;
 

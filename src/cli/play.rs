@@ -3,10 +3,10 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
+use connectk::arena::PlayerName;
 use connectk::arena::human::{self, Command};
-use connectk::arena::player;
 use connectk::strategy::Game;
-use connectk::{Column, GameResult, Player, Position, Solver};
+use connectk::{Column, GameResult, Mib, Player, Position, Solver};
 
 use super::board::BoardArgs;
 
@@ -28,9 +28,9 @@ enum First {
 pub struct Args {
     #[command(flatten)]
     board: BoardArgs,
-    /// The bot: random, easy, medium, hard, perfect, or a paper strategy where it applies.
-    #[arg(long)]
-    opponent: String,
+    /// The bot: one of the arena's players (a paper strategy only where it applies).
+    #[arg(long, value_enum)]
+    opponent: PlayerName,
     /// Who moves first.
     #[arg(long, value_enum, default_value_t = First::Me)]
     first: First,
@@ -50,7 +50,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         First::Me => Player::P1,
         First::Bot => Player::P2,
     };
-    let mut bot = player(&args.opponent, rules, me.other(), seed)?;
+    let mut bot = args.opponent.build(rules, me.other(), seed)?;
     let name = args.opponent.as_str();
     println!(
         "{rules}: you play {} ({me}), {name} plays {} ({}); seed {seed}",
@@ -62,7 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stdin = std::io::stdin();
     let echo = !stdin.is_terminal();
     let mut lines = stdin.lock().lines();
-    let mut solver = Solver::new(64 << 20);
+    let mut solver = Solver::new(Mib(64));
     let mut pos = Position::new(rules);
     let mut moves: Vec<Column> = Vec::new();
     print!("{}", pos.diagram());

@@ -5,8 +5,10 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
-use connectk::solver::{MoveValue, Solution};
-use connectk::{Depth, GameResult, Position, Rules, Solver, Value, notation};
+use connectk::{
+    DEFAULT_TABLE, Depth, GameResult, Mib, MoveValue, Position, Rules, Solution, Solver, Value,
+    notation,
+};
 
 use super::board::BoardArgs;
 
@@ -40,11 +42,16 @@ pub struct Args {
     /// Solve one position per line of FILE (`-` for stdin): the first whitespace-separated token
     /// is the move string, the rest of the line is ignored. Prints CSV
     /// `moves,outcome,remoteness,nodes,micros`; bad lines are reported on stderr and skipped.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "analyze", "json", "pv", "value_only"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "analyze", "json", "pv", "value_only", "node_limit"])]
     batch: Option<String>,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 256, value_name = "MIB", value_parser = super::parse_mib)]
-    table_mb: usize,
+    #[arg(long, default_value_t = DEFAULT_TABLE, value_name = "MIB")]
+    table_mb: Mib,
+    /// Give up after this many search nodes, saying so (exit status 1). Default: no limit,
+    /// except for an exact solve of a one-row board, which the one-row solver (outcome only)
+    /// cannot do: it gives up after 100,000,000 nodes (about a minute) and suggests --weak.
+    #[arg(long, value_name = "NODES")]
+    node_limit: Option<u64>,
     /// Threads searching each position together, sharing the large table (1 to 64). The
     /// values do not depend on it; node counts do, and vary from run to run above 1.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
@@ -100,23 +107,49 @@ pub fn value_text(value: Value) -> String {
     }
 }
 
+/// The node limit of an exact solve of a one-row board when none is given: the main search
+/// settles rows of up to about 20 cells within it (misère k = 3: 16x1 in a few seconds).
+const ONE_ROW_EXACT_NODE_LIMIT: u64 = 100_000_000;
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
-    let mut solver = Solver::new(args.table_mb << 20).with_threads(args.threads.into());
+    let mut solver = Solver::new(args.table_mb).with_threads(args.threads.into());
     if let Some(file) = &args.batch {
         return batch(rules, &mut solver, file, depth(args.weak));
     }
     let (pos, _) = notation::parse(rules, &args.moves)?;
-    let solution = if args.analyze {
-        solver.analyze(&pos, depth(args.weak))
-    } else if args.value_only {
-        solver.solve_at(&pos, depth(args.weak))
-    } else {
-        solver.solve_with_best_moves(&pos, depth(args.weak))
+    let exact_row = rules.height() == 1 && !args.weak;
+    let node_limit = args
+        .node_limit
+        .or(exact_row.then_some(ONE_ROW_EXACT_NODE_LIMIT));
+    let work = |solver: &mut Solver| {
+        let solution = if args.analyze {
+            solver.analyze(&pos, depth(args.weak))
+        } else if args.value_only {
+            solver.solve_at(&pos, depth(args.weak))
+        } else {
+            solver.solve_with_best_moves(&pos, depth(args.weak))
+        };
+        let pv = args
+            .pv
+            .then(|| notation::format(rules, &solver.principal_variation(&pos)));
+        (solution, pv)
     };
-    let pv = args
-        .pv
-        .then(|| notation::format(rules, &solver.principal_variation(&pos)));
+    let answer = match node_limit {
+        Some(limit) => solver.limited(limit, work),
+        None => Some(work(&mut solver)),
+    };
+    let Some((solution, pv)) = answer else {
+        let limit = node_limit.expect("only a limited solve gives up");
+        let advice = if exact_row {
+            "an exact solve of a one-row board needs the main search; --weak gives the \
+             outcome at once (one-row solver), or raise --node-limit"
+        } else {
+            "raise --node-limit, or try --weak (outcome only)"
+        };
+        eprintln!("gave up after {limit} search nodes without an answer: {advice}");
+        return Ok(ExitCode::FAILURE);
+    };
     if args.json {
         print_json(rules, &args, &solution, pv)?;
     } else {

@@ -4,9 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use connectk::arena::{report, tournament};
+use connectk::arena::PlayerName;
+use connectk::experiment::tournament;
 
-use super::arena::progress_bar;
 use super::board::BoardArgs;
 
 /// Play a round robin: every ordered pair of distinct players, so each pair meets with both
@@ -19,10 +19,9 @@ use super::board::BoardArgs;
 pub struct Args {
     #[command(flatten)]
     board: BoardArgs,
-    /// The players, comma-separated: random, easy, medium, hard, perfect, take-even,
-    /// delayed-take-even, pairing.
-    #[arg(long, value_delimiter = ',', required = true)]
-    players: Vec<String>,
+    /// The players, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', required = true)]
+    players: Vec<PlayerName>,
     /// Games per ordered pairing.
     #[arg(long, default_value_t = 200)]
     games: u64,
@@ -47,7 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         fixtures.len() as u64 - playable,
         args.games
     );
-    let bar = progress_bar(playable * args.games)?;
+    let bar = super::progress::bar(playable * args.games, "games")?;
     let start = Instant::now();
     let result = tournament::play(
         rules,
@@ -63,17 +62,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         playable * args.games,
         start.elapsed().as_secs_f64()
     );
+    let players: Vec<&str> = args.players.iter().map(|p| p.as_str()).collect();
     let command = format!(
         "connectk tournament --rules {} -k {} --width {} --height {} --players {} --games {} --seed {}",
         rules.variant(),
         rules.k(),
         rules.width(),
         rules.height(),
-        args.players.join(","),
+        players.join(","),
         args.games,
         args.seed
     );
-    let written = report::publish(&args.out_dir, &result, &command)?;
+    let written = tournament::publish(&args.out_dir, &result, &command)?;
     println!(
         "{rules}, {} games per pairing, seed {}",
         args.games, args.seed
@@ -84,7 +84,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     for (name, s) in result.standings() {
         println!(
-            "  {name:<20} {:>6} {:>6} {:>6} {:>6} {:>6.1}%",
+            "  {:<20} {:>6} {:>6} {:>6} {:>6} {:>6.1}%",
+            name.as_str(),
             s.games(),
             s.wins,
             s.draws,

@@ -5,8 +5,9 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 use serde::Serialize;
 
+use connectk::strategy::StrategyName;
 use connectk::verify::{Claim, Rulebook, Verdict, verify_under};
-use connectk::{Player, notation, strategy};
+use connectk::{Player, notation};
 
 use super::board::BoardArgs;
 
@@ -17,9 +18,9 @@ use super::board::BoardArgs;
 pub struct Args {
     #[command(flatten)]
     board: BoardArgs,
-    /// The strategy: take-even, delayed-take-even, pairing, tally or canonical.
-    #[arg(long)]
-    strategy: String,
+    /// The strategy.
+    #[arg(long, value_enum)]
+    strategy: StrategyName,
     /// The player the strategy plays.
     #[arg(long, value_enum)]
     player: PlayerArg,
@@ -77,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ClaimArg::Win => Claim::Win,
         ClaimArg::DrawOrBetter => Claim::DrawOrBetter,
     };
-    let mut strategy = strategy::by_name(&args.strategy, rules, player)?;
+    let mut strategy = args.strategy.build(rules, player)?;
     let (start, moves) = notation::parse(rules, &args.moves)?;
     let rulebook = if args.opponent_cannot_lose {
         Rulebook::OpponentCannotLose

@@ -1,9 +1,9 @@
 //! The rules of Connect-k: board, moves, line detection and game end.
 
-pub mod bits;
-pub mod layout;
+pub(crate) mod bits;
+pub(crate) mod layout;
 pub mod notation;
-pub mod outcome;
-pub mod perft;
-pub mod position;
-pub mod rules;
+pub(crate) mod outcome;
+pub(crate) mod perft;
+pub(crate) mod position;
+pub(crate) mod rules;

@@ -1,16 +1,18 @@
 //! Exact solving: the value of any position under perfect play, for both variants.
 
-pub mod base_pairs;
-pub mod busy;
-pub mod expand;
-pub mod order;
-pub mod pairing;
+pub(crate) mod base_pairs;
+mod busy;
+mod expand;
+mod memory;
+mod order;
+pub(crate) mod pairing;
 #[cfg(test)]
 mod plain;
-pub mod score;
-pub mod search;
-pub mod strip;
-pub mod table;
+pub mod reference;
+mod score;
+mod search;
+mod strip;
+mod table;
 
 use std::time::Instant;
 
@@ -21,11 +23,30 @@ use crate::engine::outcome::GameResult;
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
 
+pub use memory::{Mib, MibError};
 pub use score::{Score, Value};
 use search::Search;
+use strip::StripSolver;
 
-/// Default transposition table size for one solver: 256 MiB.
-pub const DEFAULT_TABLE_BYTES: usize = 256 << 20;
+/// Default transposition table size for one solver.
+pub const DEFAULT_TABLE: Mib = Mib(256);
+
+/// Default memory for the one-row solver's reduced forms (misère 36x1 with k = 2, the hardest
+/// row of the 36-cell Table I sweep, needs about 1,600 MiB). It is taken only as the forms are
+/// met.
+pub const DEFAULT_ONE_ROW: Mib = Mib(2048);
+
+/// Which solvers a [`Solver`] may use for a position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    /// The one-row solver for outcome-only solves of one-row boards (it splits the row into
+    /// independent pieces and settles rows of 64 cells at once), falling back to the search
+    /// when it passes its memory; the search everywhere else.
+    #[default]
+    Auto,
+    /// The search alone, on every board (to cross-check the one-row solver, say).
+    SearchOnly,
+}
 
 /// How thoroughly to solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -87,25 +108,50 @@ impl Backend {
 ///
 /// # Examples
 /// ```
-/// use connectk::{GameResult, Player, Position, Rules, Solver, Variant};
+/// use connectk::{GameResult, Mib, Player, Position, Rules, Solver, Variant};
 /// let rules = Rules::new(3, 3, 3, Variant::Misere).unwrap();
-/// let mut solver = Solver::new(1 << 20);
+/// let mut solver = Solver::new(Mib(1));
 /// let solution = solver.solve(&Position::new(rules));
 /// assert_eq!(solution.value.result, GameResult::Win(Player::P1));
 /// ```
 pub struct Solver {
     table_bytes: usize,
     threads: usize,
+    method: Method,
+    one_row_bytes: usize,
     backend: Option<(Rules, Backend)>,
+    /// The one-row solver of the current rules, when they have one row.
+    one_row: Option<(Rules, StripSolver)>,
+    /// The node budget of a [`Solver::solve_within`] under way, until the search takes it.
+    node_budget: Option<u64>,
 }
 
 impl Solver {
-    /// A solver whose table uses at most `table_bytes` (capped further for small boards).
-    pub fn new(table_bytes: usize) -> Solver {
+    /// A solver whose table uses at most `table` (capped further for small boards).
+    pub fn new(table: Mib) -> Solver {
         Solver {
-            table_bytes,
+            table_bytes: table.bytes(),
             threads: 1,
+            method: Method::Auto,
+            one_row_bytes: DEFAULT_ONE_ROW.bytes(),
             backend: None,
+            one_row: None,
+            node_budget: None,
+        }
+    }
+
+    /// The same solver using the solvers `method` allows.
+    pub fn with_method(self, method: Method) -> Solver {
+        Solver { method, ..self }
+    }
+
+    /// The same solver with at most `memory` for the one-row solver (see
+    /// [`DEFAULT_ONE_ROW`]); past it, a one-row position goes to the search.
+    pub fn with_one_row_memory(self, memory: Mib) -> Solver {
+        Solver {
+            one_row_bytes: memory.bytes(),
+            one_row: None,
+            ..self
         }
     }
 
@@ -120,13 +166,30 @@ impl Solver {
         }
     }
 
-    /// Total nodes searched by the current rules' backend.
+    /// Total nodes searched for the current rules: positions by the search, reduced forms by
+    /// the one-row solver.
     pub fn nodes(&self) -> u64 {
-        match &self.backend {
+        let searched = match &self.backend {
             None => 0,
             Some((_, Backend::Narrow(s))) => s.nodes(),
             Some((_, Backend::Wide(s))) => s.nodes(),
+        };
+        searched + self.one_row.as_ref().map_or(0, |(_, strip)| strip.nodes())
+    }
+
+    /// The outcome of an unfinished `pos` from the one-row solver, when the method and the
+    /// board allow it and the solver stays within its memory.
+    fn one_row_value(&mut self, pos: &Position) -> Option<Value> {
+        let rules = pos.rules();
+        if self.method != Method::Auto || !StripSolver::applies_to(rules) {
+            return None;
         }
+        if self.one_row.as_ref().map(|(r, _)| *r) != Some(rules) {
+            let forms = self.one_row_bytes / StripSolver::BYTES_PER_FORM;
+            self.one_row = Some((rules, StripSolver::new(rules.k(), rules.variant(), forms)));
+        }
+        let (_, strip) = self.one_row.as_mut().expect("just set");
+        strip.value(pos)
     }
 
     /// Allocates the table for `rules` now rather than at the first solve (to keep the cost of
@@ -149,7 +212,11 @@ impl Solver {
             };
             self.backend = Some((rules, backend));
         }
-        &mut self.backend.as_mut().expect("just set").1
+        let backend = &mut self.backend.as_mut().expect("just set").1;
+        if let Some(budget) = self.node_budget.take() {
+            backend.set_node_budget(Some(budget));
+        }
+        backend
     }
 
     /// The exact score of `pos` from the side to move (weak: only its sign is meaningful).
@@ -174,6 +241,11 @@ impl Solver {
                 result: outcome.result,
                 remoteness: Some(0),
             };
+        }
+        if depth == Depth::Weak
+            && let Some(value) = self.one_row_value(pos)
+        {
+            return value;
         }
         let score = self.score(pos, depth);
         Self::value_of(pos, score, depth)
@@ -205,20 +277,39 @@ impl Solver {
     }
 
     /// Like [`Solver::solve_at`], but gives up (returning `None`) once the search has visited
-    /// more than `node_limit` nodes (in the calling thread; helpers come on top). What the
-    /// table learned before giving up stays, and serves the next solve.
+    /// more than `node_limit` nodes (see [`Solver::limited`]).
     pub fn solve_within(
         &mut self,
         pos: &Position,
         depth: Depth,
         node_limit: u64,
     ) -> Option<Solution> {
-        self.backend(pos.rules()).set_node_budget(Some(node_limit));
-        let solution = self.solve_at(pos, depth);
-        let backend = self.backend(pos.rules());
-        let exhausted = backend.exhausted();
-        backend.set_node_budget(None);
-        (!exhausted).then_some(solution)
+        self.limited(node_limit, |solver| solver.solve_at(pos, depth))
+    }
+
+    /// Runs `work` on this solver, giving up (returning `None`) once the searches it starts
+    /// have visited more than `node_limit` nodes in all (in the calling thread; helpers come on
+    /// top). What the table learned before giving up stays, and serves the next solve; the
+    /// one-row solver has its own limit, its memory.
+    pub fn limited<T>(
+        &mut self,
+        node_limit: u64,
+        work: impl FnOnce(&mut Solver) -> T,
+    ) -> Option<T> {
+        // The budget reaches the search when the work first uses it (see `Solver::backend`),
+        // so that work the one-row solver settles never allocates the search's table.
+        self.node_budget = Some(node_limit);
+        let answer = work(self);
+        self.node_budget = None;
+        let exhausted = match &mut self.backend {
+            Some((_, backend)) => {
+                let exhausted = backend.exhausted();
+                backend.set_node_budget(None);
+                exhausted
+            }
+            None => false,
+        };
+        (!exhausted).then_some(answer)
     }
 
     /// Solves `pos` at the given depth and finds every move that achieves its value, with one
@@ -229,14 +320,21 @@ impl Solver {
         let (value, best_moves) = if pos.is_over() {
             (self.value(pos, depth), Vec::new())
         } else {
-            let score = self.score(pos, depth);
-            let value = Self::value_of(pos, score, depth);
+            // A weak solve compares the children's outcomes (the one-row solver gives no
+            // score); an exact one tests each child against the parent's score.
+            let (value, score) = match depth {
+                Depth::Weak => (self.value(pos, depth), None),
+                Depth::Strong => {
+                    let score = self.score(pos, depth);
+                    (Self::value_of(pos, score, depth), Some(score))
+                }
+            };
             let best = pos
                 .legal_columns()
                 .into_iter()
                 .filter(|&column| {
                     let child = pos.played(column).expect("legal column");
-                    self.achieves(&child, score, value, depth)
+                    self.achieves(&child, score, value)
                 })
                 .collect();
             (value, best)
@@ -250,16 +348,25 @@ impl Solver {
         }
     }
 
-    /// Whether the move to `child` keeps the value `value` (score `score`) of its parent.
-    fn achieves(&mut self, child: &Position, score: Score, value: Value, depth: Depth) -> bool {
-        if child.is_over() || depth == Depth::Weak {
-            let after = self.value(child, depth);
-            let shifted = Value {
-                result: after.result,
-                remoteness: after.remoteness.map(|r| r + 1),
-            };
-            return shifted == value;
-        }
+    /// Whether the move to `child` keeps the value `value` of its parent, whose exact score is
+    /// `score` after an exact solve (`None` after a weak one).
+    fn achieves(&mut self, child: &Position, score: Option<Score>, value: Value) -> bool {
+        let score = match score {
+            Some(score) if !child.is_over() => score,
+            _ => {
+                let depth = if score.is_some() {
+                    Depth::Strong
+                } else {
+                    Depth::Weak
+                };
+                let after = self.value(child, depth);
+                let shifted = Value {
+                    result: after.result,
+                    remoteness: after.remoteness.map(|r| r + 1),
+                };
+                return shifted == value;
+            }
+        };
         // The child keeps the value exactly when its own score is `-score`; a window of width
         // two around it settles that without computing the child's exact score.
         let target = -score;
@@ -345,7 +452,7 @@ impl Solver {
                 .into_iter()
                 .find(|&column| {
                     let child = pos.played(column).expect("legal column");
-                    self.achieves(&child, score, value, Depth::Strong)
+                    self.achieves(&child, Some(score), value)
                 })
                 .expect("some move keeps the value");
             pos.play(column).expect("legal column");

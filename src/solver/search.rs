@@ -160,11 +160,6 @@ impl<B: Bits> Search<B> {
         Some(search)
     }
 
-    /// The layout searched.
-    pub fn layout(&self) -> &Layout<B> {
-        &self.layout
-    }
-
     /// Nodes visited since the search was created, by this search and its helpers.
     pub fn nodes(&self) -> u64 {
         self.nodes + self.helpers.iter().map(|h| h.nodes).sum::<u64>()
@@ -181,11 +176,6 @@ impl<B: Bits> Search<B> {
     /// Whether the search has passed its node limit.
     pub fn exhausted(&self) -> bool {
         self.nodes > self.node_limit
-    }
-
-    /// Bytes of transposition table.
-    pub fn table_bytes(&self) -> usize {
-        self.table.bytes()
     }
 
     /// The exact score of a non-terminal position, by a sequence of null-window searches.

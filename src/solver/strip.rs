@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 use crate::engine::outcome::Cell;
 use crate::engine::position::Position;
-use crate::engine::rules::Variant;
+use crate::engine::rules::{Rules, Variant};
 
 use super::pairing::{self, EMPTY, MINE, THEIRS};
 use super::score::{Score, Value};
@@ -66,6 +66,11 @@ impl StripSolver {
             form_limit,
             nodes: 0,
         }
+    }
+
+    /// Whether the solver takes positions of `rules`: one-row boards of at most 64 cells.
+    pub fn applies_to(rules: Rules) -> bool {
+        rules.height() == 1 && rules.width() <= MAX_WIDTH
     }
 
     /// Reduced positions searched so far.
@@ -364,8 +369,31 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::engine::rules::Rules;
+    use crate::engine::outcome::GameResult;
     use crate::solver::plain::{plain_sign, positions_along};
+
+    #[test]
+    fn the_form_limit_gives_up_without_an_answer() {
+        let rules = Rules::new(2, 16, 1, Variant::Misere).unwrap();
+        let mut solver = StripSolver::new(2, Variant::Misere, 10);
+        assert_eq!(solver.value(&Position::new(rules)), None);
+    }
+
+    /// Misère rows for k >= 3 far wider than the main search can settle: the pairing bound
+    /// draws them at the first form, as Theorem 3 of Steele & Larremore says (each player can
+    /// pair the row's cells left to right). A form limit of one shows no search was needed.
+    #[test]
+    fn misere_rows_for_k_from_3_are_draws_by_the_pairing_bound() {
+        for k in 3..=7 {
+            for width in [25, 36, 37, 64] {
+                let rules = Rules::new(k, width, 1, Variant::Misere).unwrap();
+                let value = StripSolver::new(k, Variant::Misere, 1)
+                    .value(&Position::new(rules))
+                    .expect("settled without search");
+                assert_eq!(value.result, GameResult::Draw, "k={k} {width}x1");
+            }
+        }
+    }
 
     /// The form whose packed key is `key` (the inverse of [`pack`] on forms with a piece).
     fn unpack(key: PackedForm) -> Reduced {

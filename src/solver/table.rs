@@ -339,11 +339,6 @@ impl<B: Bits> Tables<B> {
         })
     }
 
-    /// Bytes used by the entries of both tables.
-    pub fn bytes(&self) -> usize {
-        self.far.bytes() + self.near.bytes()
-    }
-
     /// The near-leaf table if `near`, else the large one.
     #[inline]
     fn level(&self, near: bool) -> &Table<B> {

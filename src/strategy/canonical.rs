@@ -7,7 +7,10 @@ use crate::engine::outcome::Player;
 use crate::engine::position::Column;
 use crate::engine::rules::{Rules, Variant};
 
-use super::{Game, Strategy, StrategyError, bottom_row};
+use super::{Game, Strategy, StrategyError, StrategyName, bottom_row};
+
+/// This strategy's name.
+const NAME: StrategyName = StrategyName::Canonical;
 
 /// The five canonical boards of Table III, told apart by how many of the strategy player's
 /// discs (X) touch the filler at each end of the stretch of empty cells.
@@ -136,7 +139,7 @@ fn tiers(total_odd: bool) -> &'static [&'static [(Kind, bool)]] {
 /// # Examples
 /// ```
 /// use connectk::Player::{P1, P2};
-/// use connectk::strategy::canonical::canonical_move;
+/// use connectk::strategy::canonical_move;
 /// // X faces F--XXF, a D2, and F--F, an A2: the D2 comes first (Lemma 4), played away from XX.
 /// let row = [None, None, Some(P1), Some(P1), Some(P2), None, None];
 /// assert_eq!(canonical_move(&row, P1), Ok(0));
@@ -173,7 +176,7 @@ impl Canonical {
     /// [`StrategyError::NotApplicable`] unless the rules are misère with height 1 and k >= 3.
     pub fn new(rules: Rules, player: Player) -> Result<Canonical, StrategyError> {
         StrategyError::require(
-            "canonical",
+            NAME.as_str(),
             rules,
             player,
             &[
@@ -191,7 +194,7 @@ impl Canonical {
 
 impl Strategy for Canonical {
     fn name(&self) -> &'static str {
-        "canonical"
+        NAME.as_str()
     }
 
     fn choose(&mut self, game: Game<'_>) -> Result<Column, StrategyError> {
@@ -199,7 +202,7 @@ impl Strategy for Canonical {
         canonical_move(&row, game.position.to_move())
             .map(|c| Column::new(c as u32))
             .map_err(|reason| StrategyError::OutsideProof {
-                strategy: "canonical",
+                strategy: NAME.as_str(),
                 reason,
             })
     }

@@ -8,7 +8,10 @@ use crate::engine::rules::{Rules, Variant};
 
 use super::pairing::bottom_row_move;
 use super::tally::tally_move;
-use super::{Game, Strategy, StrategyError, bottom_row};
+use super::{Game, Strategy, StrategyError, StrategyName, bottom_row};
+
+/// This strategy's name.
+const NAME: StrategyName = StrategyName::DelayedTakeEven;
 
 /// Delayed take-even.
 ///
@@ -44,9 +47,8 @@ impl DelayedTakeEven {
     /// either k >= 3 with `player` P1 on an odd width or P2 on an even width, or k = 2 with
     /// `player` P2 and width >= 2.
     pub fn new(rules: Rules, player: Player) -> Result<DelayedTakeEven, StrategyError> {
-        let refuse = |requirement| {
-            StrategyError::not_applicable("delayed-take-even", rules, player, requirement)
-        };
+        let refuse =
+            |requirement| StrategyError::not_applicable(NAME.as_str(), rules, player, requirement);
         if rules.variant() != Variant::Misere {
             return Err(refuse("it is a misère strategy"));
         }
@@ -85,13 +87,13 @@ impl DelayedTakeEven {
 
 impl Strategy for DelayedTakeEven {
     fn name(&self) -> &'static str {
-        "delayed-take-even"
+        NAME.as_str()
     }
 
     fn choose(&mut self, game: Game<'_>) -> Result<Column, StrategyError> {
         let pos = game.position;
         let outside = |reason: String| StrategyError::OutsideProof {
-            strategy: "delayed-take-even",
+            strategy: NAME.as_str(),
             reason,
         };
         match game.last_move() {

@@ -1,20 +1,24 @@
-//! The paper's strategies as players behind one small trait.
+//! The paper's strategies as players behind one small trait, and its Table I, which they prove.
 
-pub mod canonical;
-pub mod delayed_take_even;
-pub mod pairing;
-pub mod take_even;
-pub mod tally;
+mod canonical;
+mod delayed_take_even;
+mod pairing;
+pub mod table1;
+mod take_even;
+mod tally;
+
+use std::fmt;
+use std::str::FromStr;
 
 use crate::engine::outcome::{Cell, Player};
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
 
-pub use canonical::Canonical;
+pub use canonical::{Canonical, canonical_move};
 pub use delayed_take_even::DelayedTakeEven;
 pub use pairing::Pairing;
 pub use take_even::TakeEven;
-pub use tally::TallyPlay;
+pub use tally::{Tally, TallyPlay, tally_move};
 
 /// A game in progress as a strategy sees it: the position and the moves that led to it.
 #[derive(Clone, Copy, Debug)]
@@ -114,45 +118,111 @@ pub trait Strategy: Send {
     fn choose(&mut self, game: Game<'_>) -> Result<Column, StrategyError>;
 }
 
-/// The names accepted by [`by_name`].
-pub const NAMES: &[&str] = &[
-    "take-even",
-    "delayed-take-even",
-    "pairing",
-    "tally",
-    "canonical",
-];
-
-/// Why a strategy could not be built.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum LookupError {
-    /// No player has this name.
-    #[error("unknown player {name:?}: expected one of {known}")]
-    Unknown {
-        /// The name asked for.
-        name: String,
-        /// The names accepted, comma-separated.
-        known: String,
-    },
-    /// The strategy exists but not for these rules or this player.
-    #[error(transparent)]
-    NotApplicable(#[from] StrategyError),
+/// The paper's strategies, by the names the command line and the claims file use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum StrategyName {
+    /// [`TakeEven`]: answer every move on top of it (Theorem 1).
+    TakeEven,
+    /// [`DelayedTakeEven`]: answer in the bottom row there, on top elsewhere (Theorem 2).
+    DelayedTakeEven,
+    /// [`Pairing`]: take-other / rightmost pairing on one row (Theorem 3).
+    Pairing,
+    /// [`TallyPlay`]: the k = 2 tally play (Lemmas 1 and 2, Theorem 4).
+    Tally,
+    /// [`Canonical`]: Appendix A's canonical-board play (Lemmas 3 and 4, Theorem 5).
+    Canonical,
 }
 
-/// The strategy called `name`, set up to play `player` under `rules`.
-///
-/// # Errors
-/// [`LookupError`] for an unknown name or a strategy that does not apply.
-pub fn by_name(name: &str, rules: Rules, player: Player) -> Result<Box<dyn Strategy>, LookupError> {
-    match name {
-        "take-even" => Ok(Box::new(TakeEven::new(rules, player)?)),
-        "delayed-take-even" => Ok(Box::new(DelayedTakeEven::new(rules, player)?)),
-        "pairing" => Ok(Box::new(Pairing::new(rules, player)?)),
-        "tally" => Ok(Box::new(TallyPlay::new(rules, player)?)),
-        "canonical" => Ok(Box::new(Canonical::new(rules, player)?)),
-        _ => Err(LookupError::Unknown {
-            name: name.to_string(),
-            known: NAMES.join(", "),
-        }),
+impl StrategyName {
+    /// Every strategy, in the order `--help` lists them.
+    pub const ALL: [StrategyName; 5] = [
+        StrategyName::TakeEven,
+        StrategyName::DelayedTakeEven,
+        StrategyName::Pairing,
+        StrategyName::Tally,
+        StrategyName::Canonical,
+    ];
+
+    /// The name on the command line and in files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StrategyName::TakeEven => "take-even",
+            StrategyName::DelayedTakeEven => "delayed-take-even",
+            StrategyName::Pairing => "pairing",
+            StrategyName::Tally => "tally",
+            StrategyName::Canonical => "canonical",
+        }
+    }
+
+    /// The strategy set up to play `player` under `rules`.
+    ///
+    /// # Errors
+    /// [`StrategyError::NotApplicable`] when the strategy does not apply to them.
+    pub fn build(self, rules: Rules, player: Player) -> Result<Box<dyn Strategy>, StrategyError> {
+        Ok(match self {
+            StrategyName::TakeEven => Box::new(TakeEven::new(rules, player)?),
+            StrategyName::DelayedTakeEven => Box::new(DelayedTakeEven::new(rules, player)?),
+            StrategyName::Pairing => Box::new(Pairing::new(rules, player)?),
+            StrategyName::Tally => Box::new(TallyPlay::new(rules, player)?),
+            StrategyName::Canonical => Box::new(Canonical::new(rules, player)?),
+        })
+    }
+}
+
+impl fmt::Display for StrategyName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name that is not one of a list of names.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} {name:?}: expected one of {known}")]
+pub struct UnknownName {
+    /// What was named: `strategy`, `player`.
+    pub what: &'static str,
+    /// The name given.
+    pub name: String,
+    /// The names accepted, comma-separated.
+    pub known: String,
+}
+
+impl FromStr for StrategyName {
+    type Err = UnknownName;
+
+    fn from_str(name: &str) -> Result<StrategyName, UnknownName> {
+        StrategyName::ALL
+            .into_iter()
+            .find(|s| s.as_str() == name)
+            .ok_or_else(|| UnknownName {
+                what: "strategy",
+                name: name.to_string(),
+                known: StrategyName::ALL.map(StrategyName::as_str).join(", "),
+            })
+    }
+}
+
+impl TryFrom<String> for StrategyName {
+    type Error = UnknownName;
+
+    fn try_from(name: String) -> Result<StrategyName, UnknownName> {
+        name.parse()
+    }
+}
+
+impl From<StrategyName> for String {
+    fn from(name: StrategyName) -> String {
+        name.as_str().to_string()
+    }
+}
+
+impl clap::ValueEnum for StrategyName {
+    fn value_variants<'a>() -> &'a [StrategyName] {
+        &StrategyName::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.as_str()))
     }
 }

@@ -5,7 +5,10 @@ use crate::engine::outcome::{Cell, Player};
 use crate::engine::position::Column;
 use crate::engine::rules::{Rules, Variant};
 
-use super::{Game, Strategy, StrategyError};
+use super::{Game, Strategy, StrategyError, StrategyName};
+
+/// This strategy's name.
+const NAME: StrategyName = StrategyName::Pairing;
 
 /// The two-rule pairing strategy for one-row boards.
 ///
@@ -24,7 +27,7 @@ impl Pairing {
     /// [`StrategyError::NotApplicable`] unless the rules are misère with height 1 and k >= 3.
     pub fn new(rules: Rules, player: Player) -> Result<Pairing, StrategyError> {
         StrategyError::require(
-            "pairing",
+            NAME.as_str(),
             rules,
             player,
             &[
@@ -68,13 +71,13 @@ pub fn bottom_row_move(
 
 impl Strategy for Pairing {
     fn name(&self) -> &'static str {
-        "pairing"
+        NAME.as_str()
     }
 
     fn choose(&mut self, game: Game<'_>) -> Result<Column, StrategyError> {
         bottom_row_move(game.position, game.last_move()).ok_or_else(|| {
             StrategyError::OutsideProof {
-                strategy: "pairing",
+                strategy: NAME.as_str(),
                 reason: "the row is full".to_string(),
             }
         })

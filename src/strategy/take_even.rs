@@ -5,7 +5,10 @@ use crate::engine::outcome::Player;
 use crate::engine::position::Column;
 use crate::engine::rules::{Rules, Variant};
 
-use super::{Game, Strategy, StrategyError};
+use super::{Game, Strategy, StrategyError, StrategyName};
+
+/// This strategy's name.
+const NAME: StrategyName = StrategyName::TakeEven;
 
 /// P2's take-even strategy: play in the column P1 just played.
 ///
@@ -23,7 +26,7 @@ impl TakeEven {
     /// [`StrategyError::NotApplicable`] unless `player` is P2 and the height is even.
     pub fn new(rules: Rules, player: Player) -> Result<TakeEven, StrategyError> {
         StrategyError::require(
-            "take-even",
+            NAME.as_str(),
             rules,
             player,
             &[
@@ -41,12 +44,12 @@ impl TakeEven {
 
 impl Strategy for TakeEven {
     fn name(&self) -> &'static str {
-        "take-even"
+        NAME.as_str()
     }
 
     fn choose(&mut self, game: Game<'_>) -> Result<Column, StrategyError> {
         let outside = |reason: String| StrategyError::OutsideProof {
-            strategy: "take-even",
+            strategy: NAME.as_str(),
             reason,
         };
         let last = game

@@ -5,7 +5,10 @@ use crate::engine::outcome::Player;
 use crate::engine::position::Column;
 use crate::engine::rules::{Rules, Variant};
 
-use super::{Game, Strategy, StrategyError, bottom_row};
+use super::{Game, Strategy, StrategyError, StrategyName, bottom_row};
+
+/// This strategy's name.
+const NAME: StrategyName = StrategyName::Tally;
 
 /// How many non-losing in-template moves each player has left on a one-row k = 2 board (the
 /// paper's tally, written `(X, O)` there).
@@ -30,7 +33,7 @@ impl Tally {
     /// # Examples
     /// ```
     /// use connectk::Player::{P1, P2};
-    /// use connectk::strategy::tally::Tally;
+    /// use connectk::strategy::Tally;
     /// // The paper's examples: -XO-- counts (1, 2) and X---O counts (1, 1).
     /// assert_eq!(Tally::of(&[None, Some(P1), Some(P2), None, None]), Some(Tally { p1: 1, p2: 2 }));
     /// assert_eq!(Tally::of(&[Some(P1), None, None, None, Some(P2)]), Some(Tally { p1: 1, p2: 1 }));
@@ -227,7 +230,7 @@ impl TallyPlay {
     /// and `player` is P2.
     pub fn new(rules: Rules, player: Player) -> Result<TallyPlay, StrategyError> {
         StrategyError::require(
-            "tally",
+            NAME.as_str(),
             rules,
             player,
             &[
@@ -246,7 +249,7 @@ impl TallyPlay {
 
 impl Strategy for TallyPlay {
     fn name(&self) -> &'static str {
-        "tally"
+        NAME.as_str()
     }
 
     fn choose(&mut self, game: Game<'_>) -> Result<Column, StrategyError> {
@@ -254,7 +257,7 @@ impl Strategy for TallyPlay {
         tally_move(&row, game.position.to_move())
             .map(|c| Column::new(c as u32))
             .ok_or_else(|| StrategyError::OutsideProof {
-                strategy: "tally",
+                strategy: NAME.as_str(),
                 reason: "no in-template, offensive or double-contradiction move is left".into(),
             })
     }

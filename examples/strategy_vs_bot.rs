@@ -1,0 +1,26 @@
+//! Plays the paper's take-even strategy (as the second player) against the hard bot on misère
+//! Connect Four, a hundred seeded games, and counts the results: take-even never loses
+//! (Theorem 1 of Steele & Larremore).
+//!
+//! Run with `cargo run --release --example strategy_vs_bot`.
+
+use connectk::arena::{Level, PlayerName, Tally, play_match};
+use connectk::strategy::StrategyName;
+use connectk::{Rules, Variant};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let rules = Rules::new(4, 7, 6, Variant::Misere)?;
+    let bot = PlayerName::Bot(Level::Hard);
+    let take_even = PlayerName::Strategy(StrategyName::TakeEven);
+    let records = play_match(rules, bot, take_even, 100, 1, || {})?;
+    let tally = Tally::of(&records);
+    println!(
+        "{rules}: hard (P1) against take-even (P2), {} games: P1 {} / draws {} / P2 {}, longest {} plies",
+        tally.games(),
+        tally.p1_wins,
+        tally.draws,
+        tally.p2_wins,
+        tally.longest
+    );
+    Ok(())
+}

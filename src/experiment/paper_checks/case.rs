@@ -1,0 +1,260 @@
+//! One claim of the paper as a machine-checkable case, and the check of a case on one board.
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::outcome::{GameResult, Player};
+use crate::engine::position::Position;
+use crate::engine::rules::{Rules, Variant};
+use crate::solver::Solver;
+use crate::strategy::StrategyName;
+use crate::strategy::table1;
+use crate::verify::{Claim, Rulebook, Verdict, verify_under};
+
+/// Which heights a case covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Heights {
+    /// Every height in range.
+    Any,
+    /// Even heights.
+    Even,
+    /// Odd heights of at least 3.
+    OddAtLeast3,
+    /// Height 1 only.
+    One,
+}
+
+/// Which widths a case covers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Widths {
+    /// Every width in range.
+    #[default]
+    Any,
+    /// Odd widths.
+    Odd,
+    /// Even widths.
+    Even,
+}
+
+/// Who plays the strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Side {
+    /// The first player.
+    P1,
+    /// The second player.
+    P2,
+    /// Both players, each checked separately.
+    Both,
+    /// P1 on odd widths, P2 on even widths.
+    ByWidthParity,
+}
+
+/// How a case is checked on one board.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Check {
+    /// The exact solver's outcome equals Table I's prediction.
+    Table1,
+    /// A strategy achieves `claim` against every opponent reply; optionally the longest game
+    /// the opponent can force is at most Corollary 1's bound or exactly `longest`.
+    Strategy {
+        /// The strategy, by its command-line name.
+        strategy: StrategyName,
+        /// Who plays it.
+        side: Side,
+        /// What it must achieve.
+        claim: Claim,
+        /// Check the longest game against 1 + (w - floor(w/k)) h.
+        #[serde(default)]
+        corollary_1_bound: bool,
+        /// Check the longest game equals this number of plies.
+        #[serde(default)]
+        longest: Option<u32>,
+        /// Check Appendix A's relaxed game, in which the opponent's lines are ignored
+        /// ([`Rulebook::OpponentCannotLose`]).
+        #[serde(default)]
+        opponent_cannot_lose: bool,
+    },
+}
+
+/// One claim of the paper and where it is checked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// Short identifier, e.g. `theorem-1`.
+    pub id: String,
+    /// The claim's name in the paper.
+    pub claim: String,
+    /// The claim's wording, quoted from the paper.
+    pub quote: String,
+    /// Smallest and largest k.
+    pub k: (u32, u32),
+    /// Smallest and largest width.
+    pub width: (u32, u32),
+    /// Smallest and largest height.
+    pub height: (u32, u32),
+    /// Which heights in range.
+    pub heights: Heights,
+    /// Which widths in range.
+    #[serde(default)]
+    pub widths: Widths,
+    /// Only boards with width >= k.
+    #[serde(default)]
+    pub width_at_least_k: bool,
+    /// Only boards with width < k (section F's narrow boards).
+    #[serde(default)]
+    pub width_below_k: bool,
+    /// Only boards with at most this many cells.
+    pub max_cells: u32,
+    /// The check to run on each board.
+    pub check: Check,
+}
+
+/// The result of a case on one board.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CaseRow {
+    /// The case's id.
+    pub case: String,
+    /// Line length.
+    pub k: u32,
+    /// Board width.
+    pub width: u32,
+    /// Board height.
+    pub height: u32,
+    /// The player checked, if a strategy case.
+    pub player: Option<String>,
+    /// Whether the claim held.
+    pub holds: bool,
+    /// What was found (outcome, positions, longest game).
+    pub detail: String,
+    /// A move sequence refuting the claim, when it failed.
+    pub refutation: Option<String>,
+}
+
+impl Case {
+    /// The boards of the case, in order of k, width, height.
+    pub fn boards(&self) -> Vec<Rules> {
+        let mut out = Vec::new();
+        for k in self.k.0..=self.k.1 {
+            for w in self.width.0..=self.width.1 {
+                for h in self.height.0..=self.height.1 {
+                    let height_ok = match self.heights {
+                        Heights::Any => true,
+                        Heights::Even => h % 2 == 0,
+                        Heights::OddAtLeast3 => h >= 3 && h % 2 == 1,
+                        Heights::One => h == 1,
+                    };
+                    let width_ok = match self.widths {
+                        Widths::Any => true,
+                        Widths::Odd => w % 2 == 1,
+                        Widths::Even => w % 2 == 0,
+                    };
+                    let fits = w * h <= self.max_cells
+                        && (!self.width_at_least_k || w >= k)
+                        && (!self.width_below_k || w < k);
+                    if height_ok
+                        && width_ok
+                        && fits
+                        && let Ok(rules) = Rules::new(k, w, h, Variant::Misere)
+                    {
+                        out.push(rules);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Runs the case on one board, returning one row per player checked.
+    pub fn run(&self, rules: Rules, solver: &mut Solver) -> Vec<CaseRow> {
+        let row = |player: Option<Player>, holds, detail: String, refutation| CaseRow {
+            case: self.id.clone(),
+            k: rules.k(),
+            width: rules.width(),
+            height: rules.height(),
+            player: player.map(|p| p.to_string()),
+            holds,
+            detail,
+            refutation,
+        };
+        match &self.check {
+            Check::Table1 => {
+                let expected = table1::predict(rules.k(), rules.width(), rules.height());
+                let found = solver.solve_weak(&Position::new(rules)).value.result;
+                let holds = expected == Some(found);
+                let detail = format!(
+                    "paper {}, solver {}",
+                    expected.map_or("-", GameResult::label),
+                    found.label()
+                );
+                let refutation = (!holds).then(|| {
+                    let line = solver.principal_variation(&Position::new(rules));
+                    crate::engine::notation::format(rules, &line)
+                });
+                vec![row(None, holds, detail, refutation)]
+            }
+            Check::Strategy {
+                strategy: name,
+                side,
+                claim,
+                corollary_1_bound,
+                longest,
+                opponent_cannot_lose,
+            } => {
+                let rulebook = if *opponent_cannot_lose {
+                    Rulebook::OpponentCannotLose
+                } else {
+                    Rulebook::Standard
+                };
+                let players = match side {
+                    Side::P1 => vec![Player::P1],
+                    Side::P2 => vec![Player::P2],
+                    Side::Both => vec![Player::P1, Player::P2],
+                    Side::ByWidthParity if rules.width() % 2 == 1 => vec![Player::P1],
+                    Side::ByWidthParity => vec![Player::P2],
+                };
+                players
+                    .into_iter()
+                    .map(|player| {
+                        let mut strategy = match name.build(rules, player) {
+                            Ok(s) => s,
+                            Err(e) => return row(Some(player), false, e.to_string(), None),
+                        };
+                        let start = Position::new(rules);
+                        match verify_under(rulebook, strategy.as_mut(), player, *claim, &start, &[])
+                        {
+                            Verdict::Holds {
+                                positions,
+                                longest_game,
+                            } => {
+                                let bound = 1
+                                    + (rules.width() - rules.width() / rules.k()) * rules.height();
+                                let within = !corollary_1_bound || longest_game <= bound;
+                                let exact = longest.is_none_or(|l| l == longest_game);
+                                let mut detail = format!(
+                                    "{positions} positions, longest game {longest_game} plies"
+                                );
+                                if *corollary_1_bound {
+                                    detail.push_str(&format!(", bound {bound}"));
+                                }
+                                row(Some(player), within && exact, detail, None)
+                            }
+                            Verdict::Refuted {
+                                positions,
+                                line,
+                                reason,
+                            } => row(
+                                Some(player),
+                                false,
+                                format!("{positions} positions: {reason}"),
+                                Some(crate::engine::notation::format(rules, &line)),
+                            ),
+                        }
+                    })
+                    .collect()
+            }
+        }
+    }
+}

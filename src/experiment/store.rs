@@ -1,0 +1,256 @@
+//! A resumable CSV of results: rows are appended as they finish and a rerun skips done keys.
+
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::hash::Hash;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::export::csv::{csv_error, read_rows, write_all};
+use super::export::{ExportError, create_parent, io_error};
+
+/// One row of a store, identified by a key (a rerun skips the keys already stored).
+pub trait Record: Serialize + DeserializeOwned {
+    /// What identifies the work a row records.
+    type Key: Hash + Eq;
+
+    /// The key of this row.
+    fn key(&self) -> Self::Key;
+}
+
+/// What a run found in its store when it opened it (see [`Store::open_for`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resume {
+    /// The store's file.
+    pub path: PathBuf,
+    /// Keys of the run.
+    pub total: usize,
+    /// Keys already done, which the run skips.
+    pub kept: usize,
+    /// Whether every key was done, so the run started over.
+    pub restarted: bool,
+}
+
+impl Resume {
+    /// Keys left to do.
+    pub fn pending(&self) -> usize {
+        self.total - self.kept
+    }
+}
+
+impl std::fmt::Display for Resume {
+    /// `3 already in results/t.csv, 5 to do`, or, for a run started over, `all were in
+    /// results/t.csv from a finished run, 8 to do again`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.restarted {
+            write!(
+                f,
+                "all were in {} from a finished run, {} to do again",
+                self.path.display(),
+                self.pending()
+            )
+        } else {
+            write!(
+                f,
+                "{} already in {}, {} to do",
+                self.kept,
+                self.path.display(),
+                self.pending()
+            )
+        }
+    }
+}
+
+/// A CSV file of rows open for appending, shared by worker threads.
+pub struct Store<R: Record> {
+    path: PathBuf,
+    done: HashSet<R::Key>,
+    writer: Mutex<csv::Writer<File>>,
+}
+
+impl<R: Record> Store<R> {
+    /// Opens (or creates) the CSV at `path`, remembering which keys it already holds.
+    ///
+    /// # Errors
+    /// [`ExportError`] when the file cannot be read, parsed or opened for appending.
+    pub fn open(path: &Path) -> Result<Store<R>, ExportError> {
+        create_parent(path)?;
+        let existing: Vec<R> = read_rows(path)?;
+        let fresh = existing.is_empty();
+        // A file without rows is started afresh (even if a header or nothing was left behind),
+        // and the writer then puts the header before the first row.
+        let file = if fresh {
+            File::create(path)
+        } else {
+            OpenOptions::new().append(true).open(path)
+        }
+        .map_err(io_error(path))?;
+        let writer = csv::WriterBuilder::new()
+            .has_headers(fresh)
+            .from_writer(file);
+        Ok(Store {
+            path: path.to_path_buf(),
+            done: existing.iter().map(Record::key).collect(),
+            writer: Mutex::new(writer),
+        })
+    }
+
+    /// Opens (or creates) the CSV at `path` for the work `keys`: an unfinished run resumes
+    /// (the keys already in the file are kept and skipped), and a finished one, with every key
+    /// in the file, starts over, so that running the same command again does the work again
+    /// instead of only reprinting it. Rows of other keys stay either way. Returns the store
+    /// and what it kept.
+    ///
+    /// # Errors
+    /// [`ExportError`] when the file cannot be read, parsed, rewritten or opened for appending.
+    pub fn open_for(path: &Path, keys: &[R::Key]) -> Result<(Store<R>, Resume), ExportError> {
+        let store = Store::open(path)?;
+        let kept = keys.iter().filter(|&k| store.contains(k)).count();
+        let mut resume = Resume {
+            path: path.to_path_buf(),
+            total: keys.len(),
+            kept,
+            restarted: false,
+        };
+        if keys.is_empty() || kept < keys.len() {
+            return Ok((store, resume));
+        }
+        let redone: HashSet<&R::Key> = keys.iter().collect();
+        let mut others = store.rows()?;
+        others.retain(|row| !redone.contains(&row.key()));
+        drop(store);
+        write_all(path, &others)?;
+        resume.kept = 0;
+        resume.restarted = true;
+        Ok((Store::open(path)?, resume))
+    }
+
+    /// Whether the file already held this key when opened.
+    pub fn contains(&self, key: &R::Key) -> bool {
+        self.done.contains(key)
+    }
+
+    /// How many keys the file held when opened.
+    pub fn len(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Whether the file held no rows when opened.
+    pub fn is_empty(&self) -> bool {
+        self.done.is_empty()
+    }
+
+    /// Appends one row and flushes it to disk.
+    ///
+    /// # Errors
+    /// [`ExportError`] when the row cannot be written.
+    pub fn append(&self, row: &R) -> Result<(), ExportError> {
+        let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        writer.serialize(row).map_err(csv_error(&self.path))?;
+        writer.flush().map_err(io_error(&self.path))
+    }
+
+    /// Every row now in the file.
+    ///
+    /// # Errors
+    /// [`ExportError`] when the file cannot be read back.
+    pub fn rows(&self) -> Result<Vec<R>, ExportError> {
+        read_rows(&self.path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Row {
+        id: u32,
+        note: Option<String>,
+    }
+
+    impl Record for Row {
+        type Key = u32;
+        fn key(&self) -> u32 {
+            self.id
+        }
+    }
+
+    fn row(id: u32) -> Row {
+        Row {
+            id,
+            note: id.is_multiple_of(2).then(|| format!("n{id}")),
+        }
+    }
+
+    #[test]
+    fn appended_rows_survive_a_reopen() {
+        let dir = std::env::temp_dir().join(format!("connectk-store-{}", std::process::id()));
+        let path = dir.join("t.csv");
+        let _ = std::fs::remove_file(&path);
+        {
+            let store = Store::<Row>::open(&path).unwrap();
+            assert!(store.is_empty());
+            store.append(&row(3)).unwrap();
+            store.append(&row(4)).unwrap();
+        }
+        let store = Store::<Row>::open(&path).unwrap();
+        assert_eq!(store.len(), 2);
+        assert!(store.contains(&3));
+        assert!(!store.contains(&5));
+        store.append(&row(5)).unwrap();
+        assert_eq!(store.rows().unwrap(), vec![row(3), row(4), row(5)]);
+        write_all(&path, &[row(5)]).unwrap();
+        assert_eq!(read_rows::<Row>(&path).unwrap(), vec![row(5)]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_finished_run_starts_over_and_an_unfinished_one_resumes() {
+        let dir = std::env::temp_dir().join(format!("connectk-store-f-{}", std::process::id()));
+        let path = dir.join("t.csv");
+        let _ = std::fs::remove_file(&path);
+        {
+            let store = Store::<Row>::open(&path).unwrap();
+            for id in [1, 2, 7] {
+                store.append(&row(id)).unwrap();
+            }
+        }
+        // Keys 1..=3: 3 is missing, so the run resumes with every row kept.
+        let (store, resume) = Store::<Row>::open_for(&path, &[1, 2, 3]).unwrap();
+        assert!(!resume.restarted);
+        assert_eq!((resume.kept, resume.pending()), (2, 1));
+        assert!(store.contains(&1) && !store.contains(&3));
+        store.append(&row(3)).unwrap();
+        drop(store);
+        // Keys 1..=3 are all there now: they start over, and the row of key 7 stays.
+        let (store, resume) = Store::<Row>::open_for(&path, &[1, 2, 3]).unwrap();
+        assert!(resume.restarted);
+        assert_eq!((resume.kept, resume.pending()), (0, 3));
+        assert!(
+            resume
+                .to_string()
+                .ends_with("from a finished run, 3 to do again")
+        );
+        assert!(!store.contains(&1) && store.contains(&7));
+        assert_eq!(store.rows().unwrap(), vec![row(7)]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_left_with_only_a_header_is_started_afresh() {
+        let dir = std::env::temp_dir().join(format!("connectk-store-h-{}", std::process::id()));
+        let path = dir.join("t.csv");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(&path, "id,note\n").unwrap();
+        let store = Store::<Row>::open(&path).unwrap();
+        store.append(&row(1)).unwrap();
+        assert_eq!(store.rows().unwrap(), vec![row(1)]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,0 +1,117 @@
+//! The Markdown summary of a Table I run: agreement counts and every disagreement.
+
+use std::collections::BTreeMap;
+
+use super::grid::Board;
+use super::row::Row;
+use crate::experiment::export::markdown::Document;
+
+/// A rendered summary.
+pub struct Markdown {
+    /// The whole document.
+    pub document: Document,
+    /// Its one-line verdict, also printed by the CLI and quoted in README.md.
+    pub summary: String,
+}
+
+/// Renders `rows` (sorted by k, width, height) and the boards left `unsolved` at the node
+/// limit; `line_of` gives a move sequence that shows the solver's outcome for a disagreeing
+/// board (a principal variation).
+pub fn markdown(
+    rows: &[Row],
+    unsolved: &[Board],
+    mut line_of: impl FnMut(&Row) -> String,
+) -> Markdown {
+    let compared: Vec<&Row> = rows.iter().filter(|r| r.agree.is_some()).collect();
+    let agreeing = compared.iter().filter(|r| r.agree == Some(true)).count();
+    let disagreeing: Vec<&Row> = compared
+        .iter()
+        .copied()
+        .filter(|r| r.agree == Some(false))
+        .collect();
+    let (k_min, k_max) = (
+        rows.iter().map(|r| r.k).min().unwrap_or(0),
+        rows.iter().map(|r| r.k).max().unwrap_or(0),
+    );
+    let max_cells = rows.iter().map(|r| r.cells).max().unwrap_or(0);
+    let mut summary = format!(
+        "Table I: {agreeing} of {} misère boards agree with the solver ({} disagree); k {k_min}..{k_max}, width*height <= {max_cells}.",
+        compared.len(),
+        disagreeing.len()
+    );
+    if !unsolved.is_empty() {
+        summary.push_str(&format!(
+            " {} boards not solved within the node limit.",
+            unsolved.len()
+        ));
+    }
+
+    let mut doc = Document::new("Table I of Steele & Larremore against the exact solver");
+    doc.paragraph(&summary).paragraph(
+        "Written by `connectk table1`; one row per board in `table1.csv`. Remoteness is the \
+         number of plies of the game under perfect play (the winner hurries, the loser delays).",
+    );
+    let mut by_k: BTreeMap<u32, Vec<&Row>> = BTreeMap::new();
+    for row in rows {
+        by_k.entry(row.k).or_default().push(row);
+    }
+    doc.table(
+        &[
+            "k", "boards", "agree", "disagree", "P1", "P2", "Draw", "nodes", "seconds",
+        ],
+        by_k.iter().map(|(k, of_k)| {
+            let count = |f: &dyn Fn(&Row) -> bool| of_k.iter().filter(|r| f(r)).count();
+            vec![
+                k.to_string(),
+                of_k.len().to_string(),
+                count(&|r| r.agree == Some(true)).to_string(),
+                count(&|r| r.agree == Some(false)).to_string(),
+                count(&|r| r.solver == "P1").to_string(),
+                count(&|r| r.solver == "P2").to_string(),
+                count(&|r| r.solver == "Draw").to_string(),
+                of_k.iter().map(|r| r.nodes).sum::<u64>().to_string(),
+                format!("{:.1}", of_k.iter().map(|r| r.seconds).sum::<f64>()),
+            ]
+        }),
+    );
+    doc.heading("Disagreements");
+    if disagreeing.is_empty() {
+        doc.paragraph("None.");
+    } else {
+        doc.table(
+            &[
+                "k",
+                "width",
+                "height",
+                "paper",
+                "solver",
+                "remoteness",
+                "principal variation",
+            ],
+            disagreeing.into_iter().map(|row| {
+                vec![
+                    row.k.to_string(),
+                    row.width.to_string(),
+                    row.height.to_string(),
+                    row.paper.as_deref().unwrap_or("-").to_string(),
+                    row.solver.clone(),
+                    row.remoteness.map_or("-".to_string(), |r| r.to_string()),
+                    format!("`{}`", line_of(row)),
+                ]
+            }),
+        );
+    }
+    if !unsolved.is_empty() {
+        let mut unsolved = unsolved.to_vec();
+        unsolved.sort_by_key(|b| (b.k, b.width, b.height));
+        doc.heading("Not solved within the node limit").bullets(
+            unsolved
+                .into_iter()
+                .map(|b| format!("k = {}, {}x{}", b.k, b.width, b.height)),
+        );
+    }
+    Markdown {
+        document: doc,
+        summary,
+    }
+}

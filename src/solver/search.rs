@@ -1,5 +1,6 @@
 //! Negamax alpha-beta search over one bit type.
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
@@ -97,6 +98,56 @@ impl<B: Bits> Hint<B> {
 struct ChildKeys<B> {
     keys: [B; 64],
     count: usize,
+}
+
+/// A node's search window: the scores strictly between `alpha` and `beta` are the ones the
+/// caller needs exactly; outside them a bound will do (the fail-soft contract of
+/// [`Search::negamax`]).
+#[derive(Clone, Copy)]
+struct Window {
+    /// Scores at most this are only needed as upper bounds.
+    alpha: Score,
+    /// Scores at least this are only needed as lower bounds.
+    beta: Score,
+}
+
+impl Window {
+    /// The window met with bounds `lower..=upper` on the node's score: breaks with `lower`
+    /// when it is at least `beta`, with `upper` when it is at most `alpha`, and with the
+    /// score when the narrowed window closes (`lower == upper`, the exact score); otherwise
+    /// continues with the window narrowed to the bounds.
+    ///
+    /// Sound for fail-soft: a lower bound at least `beta` is a score at least `beta` and at
+    /// most the true one, as the contract asks (an upper bound at most `alpha` likewise), and
+    /// a search in the narrowed window meets the contract for the wider one, since the true
+    /// score lies within the bounds.
+    #[inline(always)]
+    fn narrow(self, lower: Score, upper: Score) -> ControlFlow<Score, Window> {
+        if lower >= self.beta {
+            return ControlFlow::Break(lower);
+        }
+        if upper <= self.alpha {
+            return ControlFlow::Break(upper);
+        }
+        let window = Window {
+            alpha: self.alpha.max(lower),
+            beta: self.beta.min(upper),
+        };
+        if window.alpha >= window.beta {
+            return ControlFlow::Break(window.alpha);
+        }
+        ControlFlow::Continue(window)
+    }
+}
+
+/// Where a node's bounds live in the tables (see [`Tables`]).
+struct Slot<B> {
+    /// The canonical key: of the position or of its mirror image, whichever is smaller.
+    key: B,
+    /// Whether `key` is the mirror image's, so that stored columns are mirrored.
+    mirrored: bool,
+    /// Whether the node belongs in the near-leaf table (see [`near_leaf`]).
+    near: bool,
 }
 
 /// Strategy cutoff: a move after which one of the opponent's strategy bounds
@@ -274,101 +325,208 @@ impl<B: Bits> Search<B> {
         score
     }
 
-    /// [`Search::negamax`] with what the parent knows of the node (see [`Hint`]).
-    fn node(
-        &mut self,
-        pos: &Position<B>,
-        mut alpha: Score,
-        mut beta: Score,
-        hint: Hint<B>,
-    ) -> Score {
+    /// [`Search::negamax`] with what the parent knows of the node (see [`Hint`]), in steps of
+    /// which each but the last two may settle the node: count it, expand it (static bounds),
+    /// the single-move shortcut, order its moves and probe the table, the cutoffs
+    /// (transposition, strategy), the move loop, and store what it proved.
+    fn node(&mut self, pos: &Position<B>, alpha: Score, beta: Score, hint: Hint<B>) -> Score {
         debug_assert!(alpha < beta);
+        if !self.count_node() || pos.empty_cells() == 0 {
+            return 0;
+        }
+        let slot = self.locate(pos);
+        let (moves, window) = match self.expand_node(pos, hint, Window { alpha, beta }) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(open) => open,
+        };
+        if moves.count_ones() == 1 {
+            return self.only_move(pos, moves, window);
+        }
+        let children =
+            (pos.empty_cells() >= ETC_MIN_EMPTY).then(|| self.prefetch_children(pos, moves));
+        let window = match self.order_moves(pos, moves, hint.above_last, &slot, window) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(window) => window,
+        };
+        // Whether the strategy cutoff looks at every child's bounds (and finds none that cuts
+        // off, if the node goes on): the children then skip them.
+        let strategies_tried = pos.empty_cells() >= STRATEGY_CUTOFF_MIN_EMPTY && window.beta <= 1;
+        if let Some(score) = self.cutoff(pos, children.as_ref(), window.beta, strategies_tried) {
+            return score;
+        }
+        let nodes_before = self.nodes;
+        let (best, best_move) = self.search_moves(pos, slot.key, window, strategies_tried);
+        if self.exhausted() {
+            // Some child gave up: `best` means nothing and must not be stored.
+            return best;
+        }
+        self.store(&slot, window, best, best_move, self.nodes - nodes_before);
+        best
+    }
+
+    /// Counts the node and says whether the search goes on: false once the node budget is
+    /// spent (see [`Search::set_node_budget`]), which is when the score returned means nothing.
+    /// A helper spends its budget at once when the main search raises [`Search::stop`] (it
+    /// looks every [`STOP_CHECK_NODES`] nodes).
+    #[inline(always)]
+    fn count_node(&mut self) -> bool {
         self.nodes += 1;
         if self.is_helper && self.nodes.is_multiple_of(STOP_CHECK_NODES) && self.stop.load(Relaxed)
         {
             // Everything this helper finds from now on is thrown away, and nothing is stored.
             self.node_limit = 0;
         }
-        if pos.empty_cells() == 0 || self.nodes > self.node_limit {
-            return 0;
-        }
-        // The table's bucket is fetched from memory while the node is expanded and its moves
-        // are ordered.
+        self.nodes <= self.node_limit
+    }
+
+    /// The node's place in the tables (see [`Slot`]), whose bucket starts loading now: it is
+    /// fetched from memory while the node is expanded and its moves are ordered.
+    #[inline(always)]
+    fn locate(&self, pos: &Position<B>) -> Slot<B> {
         let (key, mirrored) = pos.canonical_key();
-        let empty = pos.empty_cells();
         let near = near_leaf(pos);
         self.table.prefetch(key, near);
+        Slot {
+            key,
+            mirrored,
+            near,
+        }
+    }
+
+    /// Expansion and static bounds: the moves worth searching (see [`expand`]) with `window`
+    /// narrowed to the bounds on the score that the expansion proves. Breaks with the score
+    /// when the expansion decides the node, or when its bounds alone settle it (see
+    /// [`Window::narrow`]; its closing check never fires here, as the expansion's bounds are
+    /// never equal).
+    ///
+    /// Sound because every rule of the expansion is exact (it drops no move that could be
+    /// strictly better than the ones it keeps).
+    #[inline(always)]
+    fn expand_node(
+        &self,
+        pos: &Position<B>,
+        hint: Hint<B>,
+        window: Window,
+    ) -> ControlFlow<Score, (B, Window)> {
         let their_threats = hint.their_threats.unwrap_or_else(|| {
             self.layout.completing_cells(pos.opponent()) & self.layout.full() & !pos.mask()
         });
-        let (moves, lower, upper) = match expand(pos, their_threats, hint.try_strategies) {
-            Expansion::Decided(score) => return score,
+        match expand(pos, their_threats, hint.try_strategies) {
+            Expansion::Decided(score) => ControlFlow::Break(score),
             Expansion::Open {
                 moves,
                 lower,
                 upper,
-            } => (moves, lower, upper),
+            } => ControlFlow::Continue((moves, window.narrow(lower, upper)?)),
+        }
+    }
+
+    /// The single-move shortcut: the score (fail-soft, for `window`) of a node with one move
+    /// to search, `m` (a forced block, say), which is its child's.
+    ///
+    /// The node is neither probed nor stored: the child's own table entry and cutoffs serve,
+    /// and storing the node as well would only push a more useful entry out of the table.
+    #[inline(always)]
+    fn only_move(&mut self, pos: &Position<B>, m: B, window: Window) -> Score {
+        let mut child = *pos;
+        child.play_bit(m);
+        let hint = Hint {
+            above_last: m << 1,
+            their_threats: None,
+            try_strategies: true,
         };
-        if upper <= alpha {
-            return upper;
-        }
-        if lower >= beta {
-            return lower;
-        }
-        alpha = alpha.max(lower);
-        beta = beta.min(upper);
-        if moves.count_ones() == 1 {
-            // One move to search (a forced block, say): the node's score is its child's, so
-            // the child's own table entry and cutoffs serve; storing the node as well would
-            // only push a more useful entry out of the table.
-            let mut child = *pos;
-            child.play_bit(moves);
-            let hint = Hint {
-                above_last: moves << 1,
-                their_threats: None,
-                try_strategies: true,
-            };
-            return -self.node(&child, -beta, -alpha, hint);
-        }
-        let children = (empty >= ETC_MIN_EMPTY).then(|| self.prefetch_children(pos, moves));
+        -self.node(&child, -window.beta, -window.alpha, hint)
+    }
+
+    /// Move ordering and table probe: sorts `moves` into the node's move list, likeliest
+    /// refutation first (see [`MoveOrder::sort`]), then narrows `window` to the bounds the
+    /// table holds for the node (at `slot`) and puts the best move of its earlier search
+    /// first. Breaks with the score when the stored bounds settle the node (see
+    /// [`Window::narrow`]).
+    ///
+    /// Sound because the table only ever holds bounds that a search proved, under whole keys
+    /// (a hit is never another position's).
+    #[inline(always)]
+    fn order_moves(
+        &mut self,
+        pos: &Position<B>,
+        moves: B,
+        above_last: B,
+        slot: &Slot<B>,
+        window: Window,
+    ) -> ControlFlow<Score, Window> {
         let ply = pos.plies() as usize;
         self.order
-            .sort(pos, moves, hint.above_last, &mut self.move_lists[ply]);
-
-        let w = self.layout.rules().width();
-        let orient = |column: u32| if mirrored { w - 1 - column } else { column };
-        if let Some(known) = self.table.get(key, near) {
-            if known.lower >= beta {
-                return known.lower;
-            }
-            if known.upper <= alpha {
-                return known.upper;
-            }
-            alpha = alpha.max(known.lower);
-            beta = beta.min(known.upper);
-            if alpha >= beta {
-                return alpha;
-            }
-            if let Some(column) = known.best {
-                MoveOrder::put_first(&self.layout, orient(column), &mut self.move_lists[ply]);
-            }
+            .sort(pos, moves, above_last, &mut self.move_lists[ply]);
+        let Some(known) = self.table.get(slot.key, slot.near) else {
+            return ControlFlow::Continue(window);
+        };
+        let window = window.narrow(known.lower, known.upper)?;
+        if let Some(column) = known.best {
+            let column = self.orient(slot, column);
+            MoveOrder::put_first(&self.layout, column, &mut self.move_lists[ply]);
         }
-        if let Some(children) = &children
+        ControlFlow::Continue(window)
+    }
+
+    /// `column` of the canonical position (the one whose key is stored) as a column of the
+    /// node at `slot`, or the other way round (mirroring is its own inverse).
+    #[inline(always)]
+    fn orient(&self, slot: &Slot<B>, column: u32) -> u32 {
+        if slot.mirrored {
+            self.layout.rules().width() - 1 - column
+        } else {
+            column
+        }
+    }
+
+    /// Cutoffs before searching: the enhanced transposition cutoff over `children` (see
+    /// [`Search::transposition_cutoff`]; none without them), then, with `strategies`, the
+    /// strategy cutoff over the node's move list (see [`strategy_cutoff`]). Returns the score
+    /// (a lower bound, valid for fail-soft) when a child's stored or strategy bound proves the
+    /// node's score at least `beta`.
+    #[inline(always)]
+    fn cutoff(
+        &self,
+        pos: &Position<B>,
+        children: Option<&ChildKeys<B>>,
+        beta: Score,
+        strategies: bool,
+    ) -> Option<Score> {
+        if let Some(children) = children
             && let Some(score) = self.transposition_cutoff(children, beta)
         {
-            return score;
+            return Some(score);
         }
-        // Whether the strategy cutoff looks at every child's bounds (and finds none that cuts
-        // off, if the node goes on): the children then skip them.
-        let strategies_tried = empty >= STRATEGY_CUTOFF_MIN_EMPTY && beta <= 1;
-        if strategies_tried && let Some(score) = strategy_cutoff(pos, &self.move_lists[ply], beta) {
-            return score;
+        if strategies {
+            strategy_cutoff(pos, &self.move_lists[pos.plies() as usize], beta)
+        } else {
+            None
         }
-        let alpha_in = alpha;
-        let nodes_before = self.nodes;
+    }
 
+    /// The move loop: searches the node's moves (its move list, in order, at least one) with
+    /// `window` until one reaches `beta`, and returns the best score with its move. The score
+    /// is fail-soft for `window` (see [`Search::negamax`]), as the best of the children's
+    /// negated fail-soft scores with `alpha` raised to each new best. With `strategies_tried`
+    /// (the strategy cutoff found every child's strategy bounds above the child's `alpha`,
+    /// which is `-beta` throughout), the children skip those bounds (see [`Hint`]).
+    ///
+    /// With helpers, a node with at least [`DEFER_MIN_EMPTY`] empty cells is marked busy (at
+    /// `key`) while it searches, and a move other than the first whose child another thread
+    /// is searching is put off to a second pass: the same moves are searched either way, only
+    /// in another order.
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        pos: &Position<B>,
+        key: B,
+        mut window: Window,
+        strategies_tried: bool,
+    ) -> (Score, B) {
+        let ply = pos.plies() as usize;
         let list = std::mem::take(&mut self.move_lists[ply]);
-        let tracked = empty >= DEFER_MIN_EMPTY;
+        let tracked = pos.empty_cells() >= DEFER_MIN_EMPTY;
         if tracked && let Some(busy) = &self.busy {
             busy.enter(key);
         }
@@ -377,13 +535,8 @@ impl<B: Bits> Search<B> {
         // Moves put off because another thread is searching them; searched in a second pass.
         let mut deferred = B::ZERO;
         'passes: for pass in 0..2 {
-            for (
-                i,
-                &Ranked {
-                    bit: m, threats, ..
-                },
-            ) in list.iter().enumerate()
-            {
+            for (i, ranked) in list.iter().enumerate() {
+                let m = ranked.bit;
                 let mut child = *pos;
                 child.play_bit(m);
                 if pass == 1 {
@@ -400,16 +553,16 @@ impl<B: Bits> Search<B> {
                 }
                 let hint = Hint {
                     above_last: m << 1,
-                    their_threats: Some(threats),
+                    their_threats: Some(ranked.threats),
                     try_strategies: !strategies_tried,
                 };
-                let score = -self.node(&child, -beta, -alpha, hint);
+                let score = -self.node(&child, -window.beta, -window.alpha, hint);
                 if score > best {
                     best = score;
                     best_move = m;
-                    if score > alpha {
-                        alpha = score;
-                        if alpha >= beta {
+                    if score > window.alpha {
+                        window.alpha = score;
+                        if window.alpha >= window.beta {
                             break 'passes;
                         }
                     }
@@ -423,29 +576,37 @@ impl<B: Bits> Search<B> {
             busy.leave(key);
         }
         self.move_lists[ply] = list;
-        if self.exhausted() {
-            // Some child gave up: `best` means nothing and must not be stored.
-            return best;
-        }
+        (best, best_move)
+    }
 
-        let best_column = Some(orient(self.layout.bit_cell(best_move).column));
-        let (lower, upper, best_column) = if best <= alpha_in {
+    /// Stores what the move loop proved about the node (at `slot`): `best`, its fail-soft
+    /// score for `window` (the window it searched with), is an upper bound when at most
+    /// `alpha`, a lower bound when at least `beta`, and exact between, by the contract of
+    /// [`Search::negamax`]. `best_move` is kept as the move to try first next time, unless
+    /// every move failed low (their scores are then only upper bounds, which do not tell the
+    /// best move). `nodes` is what the node's search cost (the table keeps costly entries).
+    ///
+    /// The caller must not store a node whose search was cut short ([`Search::exhausted`]):
+    /// its `best` means nothing.
+    #[inline(always)]
+    fn store(&self, slot: &Slot<B>, window: Window, best: Score, best_move: B, nodes: u64) {
+        let best_column = Some(self.orient(slot, self.layout.bit_cell(best_move).column));
+        let (lower, upper, best_column) = if best <= window.alpha {
             (None, Some(best), None)
-        } else if best >= beta {
+        } else if best >= window.beta {
             (Some(best), None, best_column)
         } else {
             (Some(best), Some(best), best_column)
         };
         self.table.put(
-            key,
-            near,
+            slot.key,
+            slot.near,
             Learned {
                 lower,
                 upper,
                 best: best_column,
-                nodes: self.nodes - nodes_before,
+                nodes,
             },
         );
-        best
     }
 }

@@ -17,6 +17,7 @@
 mod engine;
 mod solver;
 
+pub mod analysis;
 pub mod arena;
 pub mod experiment;
 pub mod strategy;
@@ -30,6 +31,6 @@ pub use engine::position::{Column, MoveError, Position};
 pub use engine::rules::{MAX_BOARD_BITS, MAX_K, Rules, RulesError, UnknownVariant, Variant};
 pub use solver::reference;
 pub use solver::{
-    DEFAULT_ONE_ROW, DEFAULT_TABLE, Depth, Method, Mib, MibError, MoveValue, Solution, Solver,
-    Value, rank,
+    Budget, DEFAULT_ONE_ROW, DEFAULT_TABLE, Depth, Method, Mib, MibError, MoveValue, Solution,
+    Solver, Value, rank,
 };

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use connectk::{Depth, GameResult, Rules, Solver, Variant, notation};
+use connectk::{Depth, GameResult, Mib, Rules, Solver, Variant, notation};
 use serde::Deserialize;
 
 /// The sets the directory held when this test was written: the test fails if one goes
@@ -21,7 +21,7 @@ const CURRENT_SETS: [&str; 8] = [
 ];
 
 /// Transposition table of each set's solver.
-const TABLE_BYTES: usize = 64 << 20;
+const TABLE: Mib = Mib(64);
 
 /// One row of a set: a position with its known value.
 #[derive(Deserialize)]
@@ -130,7 +130,7 @@ fn check_set(path: &Path, failures: &mut Vec<String>) -> usize {
             return 0;
         }
     };
-    let mut solver = Solver::new(TABLE_BYTES);
+    let mut solver = Solver::new(TABLE);
     let mut rows = 0;
     for record in reader.records() {
         rows += 1;

@@ -2,6 +2,8 @@
 
 use std::process::ExitCode;
 
+use connectk::analysis::GameState;
+
 use super::board::BoardArgs;
 
 /// Print the board and whose turn it is (or how the game ended) after a move string.
@@ -12,10 +14,21 @@ pub struct Args {
     /// Moves played so far, e.g. `4453` (comma-separated on boards wider than 9).
     #[arg(long, default_value = "")]
     moves: String,
+    /// Print one JSON object instead of the diagram: rules, k, width, height, moves, plies,
+    /// to_move, and for a finished game winner, reason (`line` or `board-full`), completed_by
+    /// and the line's cells as winning_cells (`[column, row]` from the bottom left) and
+    /// winning_indices (`row * width + column`, row 0 at the top).
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (rules, pos) = args.board.position(&args.moves)?;
+    if args.json {
+        let state = GameState::of(&pos, &args.moves);
+        println!("{}", serde_json::to_string(&state)?);
+        return Ok(ExitCode::SUCCESS);
+    }
     print!("{}", pos.diagram());
     println!("{rules}, {} plies played", pos.plies());
     match pos.outcome() {

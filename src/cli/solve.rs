@@ -2,11 +2,11 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::process::ExitCode;
+use std::time::Duration;
 
-use serde::Serialize;
-
+use connectk::analysis::{GameState, SolveRecord};
 use connectk::{
-    DEFAULT_TABLE, Depth, GameResult, Mib, MoveValue, Position, Rules, Solution, Solver, Value,
+    Budget, DEFAULT_TABLE, Depth, GameResult, Mib, Position, Rules, Solution, Solver, Value,
     notation,
 };
 
@@ -42,50 +42,23 @@ pub struct Args {
     /// Solve one position per line of FILE (`-` for stdin): the first whitespace-separated token
     /// is the move string, the rest of the line is ignored. Prints CSV
     /// `moves,outcome,remoteness,nodes,micros`; bad lines are reported on stderr and skipped.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "analyze", "json", "pv", "value_only", "node_limit"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "analyze", "json", "pv", "value_only", "node_limit", "time_limit"])]
     batch: Option<String>,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = DEFAULT_TABLE, value_name = "MIB")]
     table_mb: Mib,
-    /// Give up after this many search nodes, saying so (exit status 1). Default: no limit,
-    /// except for an exact solve of a one-row board, which the one-row solver (outcome only)
-    /// cannot do: it gives up after 100,000,000 nodes (about a minute) and suggests --weak.
+    /// Give up after this many search nodes, saying so (exit status 1). Default: no limit.
     #[arg(long, value_name = "NODES")]
     node_limit: Option<u64>,
+    /// Give up after this many seconds of searching, saying so (exit status 1). Default: no
+    /// limit, except for an exact solve of a one-row board, which the one-row solver (outcome
+    /// only) cannot do: it gives up after 60 s and suggests --weak.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
     /// Threads searching each position together, sharing the large table (1 to 64). The
     /// values do not depend on it; node counts do, and vary from run to run above 1.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,
-}
-
-/// One move's value in JSON output.
-#[derive(Serialize)]
-struct JsonMove {
-    column: u32,
-    outcome: &'static str,
-    remoteness: Option<u32>,
-}
-
-/// The JSON object printed by `--json`.
-#[derive(Serialize)]
-struct JsonSolution {
-    rules: String,
-    k: u32,
-    width: u32,
-    height: u32,
-    moves: String,
-    outcome: &'static str,
-    remoteness: Option<u32>,
-    /// Absent with `--value-only`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    best_moves: Option<Vec<u32>>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    move_values: Vec<JsonMove>,
-    /// Principal variation, with `--pv`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pv: Option<String>,
-    nodes: u64,
-    seconds: f64,
 }
 
 fn depth(weak: bool) -> Depth {
@@ -107,9 +80,19 @@ pub fn value_text(value: Value) -> String {
     }
 }
 
-/// The node limit of an exact solve of a one-row board when none is given: the main search
-/// settles rows of up to about 20 cells within it (misère k = 3: 16x1 in a few seconds).
-const ONE_ROW_EXACT_NODE_LIMIT: u64 = 100_000_000;
+/// The time limit of an exact solve of a one-row board when no limit is given: the main
+/// search settles rows of up to about 24 cells within it (misère k = 3: 20x1 in 0.7 s, 24x1 in
+/// 12 s), and a 64-cell row not in hours.
+const ONE_ROW_EXACT_TIME_LIMIT: Duration = Duration::from_secs(60);
+
+/// Parses a number of seconds, such as `2.5`, from 0 to a year.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| (0.0..=3.2e7).contains(s))
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("{text:?} is not a time: expected seconds from 0 to 32000000"))
+}
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
@@ -119,9 +102,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let (pos, _) = notation::parse(rules, &args.moves)?;
     let exact_row = rules.height() == 1 && !args.weak;
-    let node_limit = args
-        .node_limit
-        .or(exact_row.then_some(ONE_ROW_EXACT_NODE_LIMIT));
+    let mut budget = Budget {
+        nodes: args.node_limit,
+        time: args.time_limit,
+    };
+    if exact_row && budget == Budget::UNLIMITED {
+        budget.time = Some(ONE_ROW_EXACT_TIME_LIMIT);
+    }
     let work = |solver: &mut Solver| {
         let solution = if args.analyze {
             solver.analyze(&pos, depth(args.weak))
@@ -135,61 +122,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .then(|| notation::format(rules, &solver.principal_variation(&pos)));
         (solution, pv)
     };
-    let answer = match node_limit {
-        Some(limit) => solver.limited(limit, work),
-        None => Some(work(&mut solver)),
-    };
-    let Some((solution, pv)) = answer else {
-        let limit = node_limit.expect("only a limited solve gives up");
+    let Some((solution, pv)) = solver.limited(budget, work) else {
         let advice = if exact_row {
             "an exact solve of a one-row board needs the main search; --weak gives the \
-             outcome at once (one-row solver), or raise --node-limit"
+             outcome at once (one-row solver), or raise the limit"
         } else {
-            "raise --node-limit, or try --weak (outcome only)"
+            "raise the limit, or try --weak (outcome only)"
         };
-        eprintln!("gave up after {limit} search nodes without an answer: {advice}");
+        eprintln!(
+            "gave up at the limit ({}) without an answer: {advice}",
+            limit_text(budget)
+        );
         return Ok(ExitCode::FAILURE);
     };
     if args.json {
-        print_json(rules, &args, &solution, pv)?;
+        print_json(&pos, &args, &solution, pv)?;
     } else {
         print_text(rules, &pos, &args, &solution, pv);
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn columns(moves: &[connectk::Column]) -> Vec<u32> {
-    moves.iter().map(|c| c.number()).collect()
+/// The limits of `budget` in words: `60 s`, `1000 nodes`, or both.
+fn limit_text(budget: Budget) -> String {
+    let nodes = budget.nodes.map(|n| format!("{n} nodes"));
+    let time = budget.time.map(|t| format!("{} s", t.as_secs_f64()));
+    nodes.into_iter().chain(time).collect::<Vec<_>>().join(", ")
 }
 
-fn print_json(rules: Rules, args: &Args, s: &Solution, pv: Option<String>) -> anyhow::Result<()> {
-    let move_values = if args.analyze {
-        s.moves
-            .iter()
-            .map(|m: &MoveValue| JsonMove {
-                column: m.column.number(),
-                outcome: m.value.result.label(),
-                remoteness: m.value.remoteness,
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let json = JsonSolution {
-        rules: rules.variant().to_string(),
-        k: rules.k(),
-        width: rules.width(),
-        height: rules.height(),
-        moves: args.moves.trim().to_string(),
-        outcome: s.value.result.label(),
-        remoteness: s.value.remoteness,
-        best_moves: (!args.value_only).then(|| columns(&s.best_moves)),
-        move_values,
-        pv,
-        nodes: s.nodes,
-        seconds: s.seconds,
-    };
-    println!("{}", serde_json::to_string(&json)?);
+fn print_json(pos: &Position, args: &Args, s: &Solution, pv: Option<String>) -> anyhow::Result<()> {
+    let state = GameState::of(pos, &args.moves);
+    let record = SolveRecord::new(state, s, !args.value_only, pv);
+    println!("{}", serde_json::to_string(&record)?);
     Ok(())
 }
 

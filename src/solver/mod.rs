@@ -14,7 +14,7 @@ mod search;
 mod strip;
 mod table;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -35,6 +35,39 @@ pub const DEFAULT_TABLE: Mib = Mib(256);
 /// row of the 36-cell Table I sweep, needs about 1,600 MiB). It is taken only as the forms are
 /// met.
 pub const DEFAULT_ONE_ROW: Mib = Mib(2048);
+
+/// How much a limited solve may spend before it gives up (see [`Solver::limited`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Search nodes (`None`: any number).
+    pub nodes: Option<u64>,
+    /// Wall-clock time from the moment the search starts (`None`: any).
+    pub time: Option<Duration>,
+}
+
+impl Budget {
+    /// No limit at all.
+    pub const UNLIMITED: Budget = Budget {
+        nodes: None,
+        time: None,
+    };
+
+    /// At most `nodes` search nodes.
+    pub fn nodes(nodes: u64) -> Budget {
+        Budget {
+            nodes: Some(nodes),
+            time: None,
+        }
+    }
+
+    /// At most `time` of searching.
+    pub fn time(time: Duration) -> Budget {
+        Budget {
+            nodes: None,
+            time: Some(time),
+        }
+    }
+}
 
 /// Which solvers a [`Solver`] may use for a position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -89,10 +122,11 @@ enum Backend {
 }
 
 impl Backend {
-    fn set_node_budget(&mut self, budget: Option<u64>) {
+    fn set_budget(&mut self, budget: Budget) {
+        let deadline = budget.time.map(|time| Instant::now() + time);
         match self {
-            Backend::Narrow(s) => s.set_node_budget(budget),
-            Backend::Wide(s) => s.set_node_budget(budget),
+            Backend::Narrow(s) => s.set_budget(budget.nodes, deadline),
+            Backend::Wide(s) => s.set_budget(budget.nodes, deadline),
         }
     }
 
@@ -122,8 +156,8 @@ pub struct Solver {
     backend: Option<(Rules, Backend)>,
     /// The one-row solver of the current rules, when they have one row.
     one_row: Option<(Rules, StripSolver)>,
-    /// The node budget of a [`Solver::solve_within`] under way, until the search takes it.
-    node_budget: Option<u64>,
+    /// The budget of a [`Solver::limited`] under way, until the search takes it.
+    budget: Option<Budget>,
 }
 
 impl Solver {
@@ -136,7 +170,7 @@ impl Solver {
             one_row_bytes: DEFAULT_ONE_ROW.bytes(),
             backend: None,
             one_row: None,
-            node_budget: None,
+            budget: None,
         }
     }
 
@@ -213,8 +247,8 @@ impl Solver {
             self.backend = Some((rules, backend));
         }
         let backend = &mut self.backend.as_mut().expect("just set").1;
-        if let Some(budget) = self.node_budget.take() {
-            backend.set_node_budget(Some(budget));
+        if let Some(budget) = self.budget.take() {
+            backend.set_budget(budget);
         }
         backend
     }
@@ -284,27 +318,25 @@ impl Solver {
         depth: Depth,
         node_limit: u64,
     ) -> Option<Solution> {
-        self.limited(node_limit, |solver| solver.solve_at(pos, depth))
+        self.limited(Budget::nodes(node_limit), |solver| {
+            solver.solve_at(pos, depth)
+        })
     }
 
     /// Runs `work` on this solver, giving up (returning `None`) once the searches it starts
-    /// have visited more than `node_limit` nodes in all (in the calling thread; helpers come on
-    /// top). What the table learned before giving up stays, and serves the next solve; the
-    /// one-row solver has its own limit, its memory.
-    pub fn limited<T>(
-        &mut self,
-        node_limit: u64,
-        work: impl FnOnce(&mut Solver) -> T,
-    ) -> Option<T> {
+    /// have spent `budget` in all (nodes counted in the calling thread; helpers come on top).
+    /// What the table learned before giving up stays, and serves the next solve; the one-row
+    /// solver has its own limit, its memory.
+    pub fn limited<T>(&mut self, budget: Budget, work: impl FnOnce(&mut Solver) -> T) -> Option<T> {
         // The budget reaches the search when the work first uses it (see `Solver::backend`),
         // so that work the one-row solver settles never allocates the search's table.
-        self.node_budget = Some(node_limit);
+        self.budget = Some(budget);
         let answer = work(self);
-        self.node_budget = None;
+        self.budget = None;
         let exhausted = match &mut self.backend {
             Some((_, backend)) => {
                 let exhausted = backend.exhausted();
-                backend.set_node_budget(None);
+                backend.set_budget(Budget::UNLIMITED);
                 exhausted
             }
             None => false,

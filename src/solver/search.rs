@@ -4,6 +4,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
+use std::time::Instant;
 
 use crate::engine::bits::{BitIter, Bits};
 use crate::engine::layout::Layout;
@@ -41,7 +42,7 @@ const DEFER_MIN_EMPTY: u32 = 20;
 /// searches end before starting threads pays off.
 const PARALLEL_MIN_EMPTY: u32 = 24;
 
-/// Helpers look at their stop signal once every this many nodes.
+/// Searches look at their stop signal and their deadline once every this many nodes.
 const STOP_CHECK_NODES: u64 = 1 << 10;
 
 /// An exhaustive search for one set of rules, with its transposition table.
@@ -59,8 +60,10 @@ pub struct Search<B: Bits> {
     /// One move list per ply, reused so that the search allocates nothing per node.
     move_lists: Vec<Vec<Ranked<B>>>,
     nodes: u64,
-    /// The search gives up once `nodes` passes this count (see [`Search::set_node_budget`]).
+    /// The search gives up once `nodes` passes this count (see [`Search::set_budget`]).
     node_limit: u64,
+    /// The search gives up once this time has passed (see [`Search::set_budget`]).
+    deadline: Option<Instant>,
     /// Searches in other threads that share the large table.
     helpers: Vec<Search<B>>,
     /// Raised by the main search when its root search is done, to stop the helpers.
@@ -189,6 +192,7 @@ impl<B: Bits> Search<B> {
             move_lists: vec![Vec::new(); rules.cells() as usize + 1],
             nodes: 0,
             node_limit: u64::MAX,
+            deadline: None,
             helpers: Vec::new(),
             stop: Arc::new(AtomicBool::new(false)),
             is_helper: false,
@@ -202,6 +206,7 @@ impl<B: Bits> Search<B> {
                 move_lists: search.move_lists.clone(),
                 nodes: 0,
                 node_limit: u64::MAX,
+                deadline: None,
                 helpers: Vec::new(),
                 stop: Arc::clone(&search.stop),
                 is_helper: true,
@@ -216,12 +221,13 @@ impl<B: Bits> Search<B> {
         self.nodes + self.helpers.iter().map(|h| h.nodes).sum::<u64>()
     }
 
-    /// Makes the search give up once it has visited `budget` more nodes of its own (helpers'
-    /// nodes not counted); `None` lifts the limit. Once it gives up, [`Search::exhausted`] is
-    /// true and every score returned is meaningless, but the table stays sound: a node whose
-    /// subtree was cut short stores nothing.
-    pub fn set_node_budget(&mut self, budget: Option<u64>) {
-        self.node_limit = budget.map_or(u64::MAX, |b| self.nodes.saturating_add(b));
+    /// Makes the search give up once it has visited `nodes` more nodes of its own (helpers'
+    /// nodes not counted) or once `deadline` has passed; `None` lifts either limit. Once it
+    /// gives up, [`Search::exhausted`] is true and every score returned is meaningless, but the
+    /// table stays sound: a node whose subtree was cut short stores nothing.
+    pub fn set_budget(&mut self, nodes: Option<u64>, deadline: Option<Instant>) {
+        self.node_limit = nodes.map_or(u64::MAX, |b| self.nodes.saturating_add(b));
+        self.deadline = deadline;
     }
 
     /// Whether the search has passed its node limit.
@@ -364,19 +370,25 @@ impl<B: Bits> Search<B> {
         best
     }
 
-    /// Counts the node and says whether the search goes on: false once the node budget is
-    /// spent (see [`Search::set_node_budget`]), which is when the score returned means nothing.
-    /// A helper spends its budget at once when the main search raises [`Search::stop`] (it
-    /// looks every [`STOP_CHECK_NODES`] nodes).
+    /// Counts the node and says whether the search goes on: false once the budget is spent
+    /// (see [`Search::set_budget`]), which is when the score returned means nothing. A helper
+    /// spends its budget at once when the main search raises [`Search::stop`], and any search
+    /// when its deadline passes (it looks every [`STOP_CHECK_NODES`] nodes).
     #[inline(always)]
     fn count_node(&mut self) -> bool {
         self.nodes += 1;
-        if self.is_helper && self.nodes.is_multiple_of(STOP_CHECK_NODES) && self.stop.load(Relaxed)
-        {
-            // Everything this helper finds from now on is thrown away, and nothing is stored.
+        if self.nodes.is_multiple_of(STOP_CHECK_NODES) && self.should_stop() {
+            // Everything this search finds from now on is thrown away, and nothing is stored.
             self.node_limit = 0;
         }
         self.nodes <= self.node_limit
+    }
+
+    /// Whether a helper has been told to stop or the deadline has passed.
+    #[cold]
+    fn should_stop(&self) -> bool {
+        (self.is_helper && self.stop.load(Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The node's place in the tables (see [`Slot`]), whose bucket starts loading now: it is

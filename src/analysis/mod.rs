@@ -1,0 +1,9 @@
+//! Records of a position for other programs: its game state (who is to move, or how the game
+//! ended and the cells of the line) and its solved value, as `connectk show --json`,
+//! `connectk solve --json` and the web API print them.
+
+mod solve;
+mod state;
+
+pub use solve::{MoveRecord, SolveRecord};
+pub use state::GameState;

@@ -8,6 +8,7 @@ mod paper_check;
 mod perft;
 mod play;
 mod progress;
+mod serve;
 mod show;
 mod solve;
 mod table1;
@@ -66,6 +67,7 @@ enum Command {
     Tournament(tournament::Args),
     Play(play::Args),
     UciDataset(uci_dataset::Args),
+    Serve(serve::Args),
 }
 
 /// Runs the command line and turns every error into one line on stderr and exit status 2.
@@ -95,6 +97,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Tournament(args) => tournament::run(args),
         Command::Play(args) => play::run(args),
         Command::UciDataset(args) => uci_dataset::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
 

@@ -86,7 +86,7 @@ pub fn value_text(value: Value) -> String {
 const ONE_ROW_EXACT_TIME_LIMIT: Duration = Duration::from_secs(60);
 
 /// Parses a number of seconds, such as `2.5`, from 0 to a year.
-fn parse_seconds(text: &str) -> Result<Duration, String> {
+pub(super) fn parse_seconds(text: &str) -> Result<Duration, String> {
     text.parse::<f64>()
         .ok()
         .filter(|s| (0.0..=3.2e7).contains(s))

@@ -91,14 +91,16 @@ pub fn deciders(k: u32, width: u32, height: u32) -> Vec<Decider> {
     match (k, height) {
         (2, 1) if matches!(width, 2 | 4 | 6) => Vec::new(),
         (2, 1) => vec![by(StrategyName::Tally, p2, "Lemmas 1 and 2, Theorem 4")],
-        (2, h) if h % 2 == 0 => vec![by(StrategyName::TakeEven, p2, "Theorem 4")],
+        (2, h) if h.is_multiple_of(2) => vec![by(StrategyName::TakeEven, p2, "Theorem 4")],
         (2, _) => vec![by(StrategyName::DelayedTakeEven, p2, "Theorem 4")],
         (_, 1) => vec![
             by(StrategyName::Pairing, None, "Theorem 3"),
             by(StrategyName::Canonical, None, "Theorem 5 (Appendix A)"),
         ],
-        (_, h) if h % 2 == 0 => vec![by(StrategyName::TakeEven, p2, "Theorem 1, Corollary 1")],
-        _ if width % 2 == 0 => vec![by(StrategyName::DelayedTakeEven, p2, "Theorem 2")],
+        (_, h) if h.is_multiple_of(2) => {
+            vec![by(StrategyName::TakeEven, p2, "Theorem 1, Corollary 1")]
+        }
+        _ if width.is_multiple_of(2) => vec![by(StrategyName::DelayedTakeEven, p2, "Theorem 2")],
         _ => vec![by(
             StrategyName::DelayedTakeEven,
             Some(Player::P1),

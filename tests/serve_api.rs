@@ -222,11 +222,14 @@ async fn a_finished_game_reports_its_line_both_ways() {
     assert_eq!(flat, vec![14, 21, 28, 35]);
 }
 
+/// A request's query parameters.
+type Query<'a> = Vec<(&'a str, &'a str)>;
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_bad_input_gets_a_400_with_the_librarys_message() {
     let server = start(config()).await;
     let standard = Rules::standard();
-    let cases: Vec<(&str, Vec<(&str, &str)>, String)> = vec![
+    let cases: Vec<(&str, Query, String)> = vec![
         (
             "/api/solve",
             vec![("rules", "bogus")],

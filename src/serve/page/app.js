@@ -10,6 +10,7 @@ const page = {
   state: null, // the server's GameState of `moves`
   resigned: null, // { winner, reason, message } after a resignation at this screen
   thinking: false, // the bot's answer is on its way
+  sending: false, // a move of this screen is on its way to the server
   generation: 0, // bumped by every change, so that late answers for an old position are dropped
   room: null, // { id, token, seat, socket, view, closed }
   offers: [],
@@ -236,14 +237,18 @@ async function play(column) {
   showError("");
   if (page.room) return roomMove(column);
   if (ending()) return refuse(column, "The game is over: start a new game or undo.");
+  if (page.sending) return;
   if (page.thinking || humanSide() === other(toMove(page.moves))) {
     return refuse(column, "Wait for your opponent's move.");
   }
   const generation = ++page.generation;
+  page.sending = true;
   try {
     await setMoves([...page.moves, column], { dropLast: true });
   } catch (error) {
     return refuse(column, error.message);
+  } finally {
+    page.sending = false;
   }
   if (generation === page.generation) botMove();
 }

@@ -208,6 +208,7 @@ function gameUrl() {
   const s = page.settings;
   const params = { ...boardParams() };
   if (s.opponent !== "human") Object.assign(params, { opponent: s.opponent, first: s.first, seed: s.seed });
+  if ($("analysis").checked) params.analysis = 1;
   return `/?${new URLSearchParams(params)}`;
 }
 
@@ -593,6 +594,7 @@ function startFromUrl() {
   };
   page.settings = settings;
   writeSettings(settings);
+  $("analysis").checked = q.get("analysis") === "1";
   return loadOffers()
     .then(() => {
       writeSettings(settings); // the opponent's option exists now
@@ -625,7 +627,10 @@ for (const id of ["rules", "k", "width", "height", "first"]) $(id).addEventListe
 $("room-button").addEventListener("click", createRoom);
 $("undo").addEventListener("click", undo);
 $("resign").addEventListener("click", resign);
-$("analysis").addEventListener("change", analyse);
+$("analysis").addEventListener("change", () => {
+  if (!page.room) history.replaceState(null, "", gameUrl());
+  analyse();
+});
 $("copy-invite").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("invite").href));
 
 startFromUrl();

@@ -34,25 +34,19 @@ impl ColumnValues {
 
     /// The moves a player who knows only these values should choose between: the fastest
     /// known win, else a known draw, else a move of unknown value, else the slowest known
-    /// loss. A value without remoteness counts as the slowest win or the fastest loss it
-    /// could be.
+    /// loss. A value without remoteness (from an outcome-only solve) counts as the longest
+    /// game it could be: an exact search finds short wins and losses first, so one it could
+    /// not finish within the budget is far off.
     pub fn best_columns(&self, pos: &Position) -> Vec<Column> {
         let score = |value: Option<Value>| match value {
             None => -1,
-            Some(v) => {
-                let me = pos.to_move();
-                let worst = match v.result {
-                    GameResult::Win(p) if p == me => pos.empty_cells(),
-                    _ => 1,
-                };
-                rank(
-                    pos,
-                    Value {
-                        remoteness: Some(v.remoteness.unwrap_or(worst)),
-                        ..v
-                    },
-                )
-            }
+            Some(v) => rank(
+                pos,
+                Value {
+                    remoteness: Some(v.remoteness.unwrap_or(pos.empty_cells())),
+                    ..v
+                },
+            ),
         };
         let best = self.moves.iter().map(|(_, v)| score(*v)).max();
         self.moves
@@ -247,6 +241,15 @@ mod tests {
         assert_eq!(values.best_columns(&pos), vec![c(3).unwrap()]);
         values.moves[2].1 = Some(loss);
         assert_eq!(values.best_columns(&pos), vec![c(2).unwrap()]);
+        // A loss of unknown length counts as the longest: kept over a known loss in 3.
+        let far = Value {
+            remoteness: None,
+            ..loss
+        };
+        let mut losses = values.clone();
+        losses.moves[0].1 = Some(far);
+        losses.moves[1].1 = Some(loss);
+        assert_eq!(losses.best_columns(&pos), vec![c(1).unwrap()]);
         let strong = ColumnValues {
             moves: vec![
                 (c(1).unwrap(), None),

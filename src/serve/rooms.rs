@@ -307,7 +307,8 @@ impl Room {
         false
     }
 
-    /// Whether the room is old enough to remove: finished or untouched for `limits.keep`.
+    /// Whether the room is old enough to remove: nothing has happened in it (a move, a
+    /// connection, its end) for `limits.keep`.
     pub fn expired(&self, limits: &Limits, now: Instant) -> bool {
         now.duration_since(self.touched) >= limits.keep
     }

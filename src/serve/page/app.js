@@ -547,17 +547,30 @@ function showRoom(view, { seat }) {
   writeSettings(page.settings);
   page.moves = parseMoves(view.state.moves);
   page.state = view.state;
+  room.viewAt = performance.now();
+  showSeats();
+  render({ dropLast });
+}
+
+// The seats and the room's clocks, counted down here between the server's notes.
+function showSeats() {
+  const room = page.room;
+  if (!room || !room.view) return;
+  const view = room.view;
+  const gone = (performance.now() - room.viewAt) / 1000;
+  const left = (seconds) => Math.max(0, Math.ceil(seconds - gone));
   const seatText = (player, s) => {
     if (!s.taken) return `${player}: waiting to join`;
     if (s.connected) return `${player}: connected`;
-    if (s.reconnect_seconds_left != null) return `${player}: disconnected, ${Math.ceil(s.reconnect_seconds_left)} s left to come back`;
+    if (s.reconnect_seconds_left != null) return `${player}: disconnected, ${left(s.reconnect_seconds_left)} s left to come back`;
     return `${player}: not connected`;
   };
+  const idle = view.afk_seconds_left != null ? ` ${toMove(page.moves)} has ${left(view.afk_seconds_left)} s to move.` : "";
   $("seats").textContent =
     `${room.seat ? `You are ${room.seat} (${mark(room.seat)}).` : "You are watching."} ` +
-    `${seatText("P1", view.seats[0])}; ${seatText("P2", view.seats[1])}.`;
-  render({ dropLast });
+    `${seatText("P1", view.seats[0])}; ${seatText("P2", view.seats[1])}.${idle}`;
 }
+setInterval(showSeats, 1000);
 
 function send(message) {
   const socket = page.room && page.room.socket;

@@ -16,6 +16,14 @@ use crate::experiment::export::markdown::Document;
 /// interval is empty for a pairing that was not played.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PairingRow {
+    /// `normal` or `misere`.
+    pub rules: &'static str,
+    /// Line length.
+    pub k: u32,
+    /// Board width.
+    pub width: u32,
+    /// Board height.
+    pub height: u32,
     /// The player moving first.
     pub p1: &'static str,
     /// The player moving second.
@@ -61,7 +69,12 @@ pub fn rows(tournament: &Tournament) -> Vec<PairingRow> {
         .pairings
         .iter()
         .map(|p| {
+            let rules = tournament.rules;
             let mut row = PairingRow {
+                rules: rules.variant().name(),
+                k: rules.k(),
+                width: rules.width(),
+                height: rules.height(),
                 p1: p.p1.as_str(),
                 p2: p.p2.as_str(),
                 status: "n/a",

@@ -1,0 +1,29 @@
+//! Build-time facts: the commit the binary is built from (recorded in every results folder)
+//! and whether the UCI Connect-4 data set lies beside the repository (tests that need it are
+//! then run; otherwise they are reported as ignored, with the reason).
+
+use std::path::Path;
+use std::process::Command;
+
+/// Where the tests look for the data set, relative to the package.
+const UCI_DATA: &str = "../shared/data/uci-connect-4/connect-4.data";
+
+fn main() {
+    println!("cargo::rustc-check-cfg=cfg(uci_data)");
+    println!("cargo::rerun-if-changed={UCI_DATA}");
+    println!("cargo::rerun-if-changed=.git/HEAD");
+    println!("cargo::rerun-if-changed=.git/refs/heads");
+    if Path::new(UCI_DATA).is_file() {
+        println!("cargo::rustc-cfg=uci_data");
+    }
+    let commit = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .map(|text| text.trim().to_string())
+        .filter(|text| !text.is_empty())
+        .unwrap_or_else(|| "unknown".to_string());
+    println!("cargo::rustc-env=CONNECTK_COMMIT={commit}");
+}

@@ -171,7 +171,9 @@ mod tests {
     #[test]
     fn a_true_row_passes_and_each_forged_field_is_named() {
         assert_eq!(row().check(), Ok(()));
-        let cases: [(&str, fn(&mut Row)); 10] = [
+        /// A field's name and a way to forge it.
+        type Forgery = (&'static str, fn(&mut Row));
+        let cases: [Forgery; 10] = [
             ("rules", |r| r.rules = "chess".into()),
             ("k", |r| r.k = 1),
             ("width", |r| r.width = 0),

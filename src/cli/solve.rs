@@ -222,7 +222,7 @@ fn batch(rules: Rules, solver: &mut Solver, file: &str, depth: Depth) -> anyhow:
         let pos = match notation::parse(rules, token) {
             Ok((pos, _)) => pos,
             Err(e) => {
-                errln!("line {}: {e}", i + 1);
+                errln!("error: line {}: {e}", i + 1);
                 bad += 1;
                 continue;
             }
@@ -244,7 +244,7 @@ fn batch(rules: Rules, solver: &mut Solver, file: &str, depth: Depth) -> anyhow:
         out.flush()?;
     }
     if bad > 0 {
-        errln!("{bad} bad line(s) skipped");
+        errln!("error: {bad} bad line(s) skipped");
         return Ok(ExitCode::from(super::BAD_INPUT));
     }
     Ok(ExitCode::SUCCESS)

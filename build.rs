@@ -16,8 +16,9 @@ fn main() {
     if Path::new(UCI_DATA).is_file() {
         println!("cargo::rustc-cfg=uci_data");
     }
+    // `-modified` marks a binary built from a work tree with uncommitted changes.
     let commit = Command::new("git")
-        .args(["rev-parse", "--short=12", "HEAD"])
+        .args(["describe", "--always", "--abbrev=12", "--dirty=-modified"])
         .output()
         .ok()
         .filter(|out| out.status.success())

@@ -17,7 +17,8 @@ use super::export::{ExportError, write_text};
 pub struct Provenance {
     /// connectk's version (`Cargo.toml`).
     pub version: &'static str,
-    /// The commit the binary was built from (`unknown` outside a git checkout).
+    /// The commit the binary was built from, `-modified` when the work tree had changes
+    /// (`unknown` outside a git checkout).
     pub commit: &'static str,
     /// The command, as typed (the program named `connectk`).
     pub command: String,

@@ -13,6 +13,8 @@ fn main() {
     println!("cargo::rerun-if-changed={UCI_DATA}");
     println!("cargo::rerun-if-changed=.git/HEAD");
     println!("cargo::rerun-if-changed=.git/refs/heads");
+    // A changed source may make the work tree modified (or clean again).
+    println!("cargo::rerun-if-changed=src");
     if Path::new(UCI_DATA).is_file() {
         println!("cargo::rustc-cfg=uci_data");
     }

@@ -36,6 +36,7 @@ mod perft;
 mod play;
 mod progress;
 mod show;
+mod sizes;
 mod solve;
 mod table1;
 mod tournament;
@@ -96,6 +97,7 @@ enum Command {
     Tournament(tournament::Args),
     Play(play::Args),
     UciDataset(uci_dataset::Args),
+    Sizes(sizes::Args),
 }
 
 /// Runs the command line and turns every error into one line on stderr and exit status 2.
@@ -144,6 +146,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Tournament(args) => tournament::run(args),
         Command::Play(args) => play::run(args),
         Command::UciDataset(args) => uci_dataset::run(args),
+        Command::Sizes(args) => sizes::run(args),
     }
 }
 

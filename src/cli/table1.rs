@@ -57,10 +57,12 @@ pub struct Args {
     node_limit: Option<u64>,
 }
 
-/// Join the CSV files of `table1 --shard` runs into the outputs of one run (table1.csv,
-/// table1.md, the plots and run.json in DIR). Every row is checked (file, line and field of
-/// the first that is wrong); boards missing from the shards are listed in table1.md. Exit
-/// status: 0 when merged, 2 for bad input (a missing, empty or malformed shard file).
+/// Join the shard files of a job array into the outputs of one run. Shards of `table1 --shard`
+/// give table1.csv, table1.md, the plots and run.json in DIR: every row is checked (file,
+/// line and field of the first that is wrong) and boards missing from the shards are listed.
+/// Shards of `sizes --shard` (recognised by their columns) give the size table, with the open
+/// boards of the `open.shard-*` files beside them. Exit status: 0 when merged, 2 for bad input
+/// (a missing, empty or malformed shard file).
 #[derive(clap::Args, Debug)]
 pub struct MergeArgs {
     /// Shard CSV files written by `table1 --shard`.
@@ -160,6 +162,14 @@ fn solve(args: &Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Whether `file` starts with the header of a size table's rows.
+fn is_size_table(file: &Path) -> bool {
+    std::fs::read_to_string(file)
+        .ok()
+        .and_then(|text| text.lines().next().map(|h| h.contains("agree_published")))
+        .unwrap_or(false)
+}
+
 /// Writes the outputs of `rows` into `dir`, listing the boards of `requested` (and of the rows'
 /// own range) that have no row, for the reason `why`.
 fn publish(
@@ -190,6 +200,11 @@ fn publish(
 pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     super::check_memory("--table-mb", args.table_mb, 1)?;
+    if is_size_table(&args.files[0]) {
+        super::sizes::merge(&args.files, &args.out)?;
+        super::record_run(&args.out, start)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let rows = table1::read_shards(&args.files)?;
     let why = Unsolved::MissingFromShards;
     publish(&args.out, rows, None, why, args.table_mb)?;

@@ -18,15 +18,31 @@ fn main() {
     if Path::new(UCI_DATA).is_file() {
         println!("cargo::rustc-cfg=uci_data");
     }
-    // `-modified` marks a binary built from a work tree with uncommitted changes.
-    let commit = Command::new("git")
-        .args(["describe", "--always", "--abbrev=12", "--dirty=-modified"])
-        .output()
-        .ok()
-        .filter(|out| out.status.success())
-        .and_then(|out| String::from_utf8(out.stdout).ok())
-        .map(|text| text.trim().to_string())
-        .filter(|text| !text.is_empty())
-        .unwrap_or_else(|| "unknown".to_string());
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|out| out.status.success())
+            .and_then(|out| String::from_utf8(out.stdout).ok())
+            .map(|text| text.trim().to_string())
+    };
+    // `-modified` marks a binary built from sources with uncommitted changes (results files
+    // being rewritten do not count: they are what binaries write, not what they are made of).
+    let modified = git(&[
+        "status",
+        "--porcelain",
+        "--",
+        "src",
+        "build.rs",
+        "Cargo.toml",
+        "Cargo.lock",
+    ])
+    .is_some_and(|changes| !changes.is_empty());
+    let commit = match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(hash) if !hash.is_empty() && modified => format!("{hash}-modified"),
+        Some(hash) if !hash.is_empty() => hash,
+        _ => "unknown".to_string(),
+    };
     println!("cargo::rustc-env=CONNECTK_COMMIT={commit}");
 }

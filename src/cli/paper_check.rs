@@ -37,7 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Ok(paper_checks::run(&cases, |_| bar.inc(1)))
     })?;
     bar.finish_and_clear();
-    paper_checks::publish(&args.out, &cases, &rows)?;
+    paper_checks::publish(&args.out, &cases, &rows, &super::command_line())?;
     super::record_run(&args.out, start)?;
     outln!("{}", paper_checks::summary(&cases, &rows));
     Ok(if rows.iter().all(|r| r.holds) {

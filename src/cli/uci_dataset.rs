@@ -69,7 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut rows = Store::open(&csv)?.rows()?;
     rows.sort_by_key(|r| r.line);
-    let markdown = uci_dataset::markdown(&rows, lines, run.as_ref());
+    let markdown = uci_dataset::markdown(&rows, lines, run.as_ref(), &super::command_line());
     let md = args.out.join("uci.md");
     write_all(&csv, &rows)?;
     markdown.document.write(&md)?;

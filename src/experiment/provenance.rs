@@ -83,6 +83,15 @@ impl Provenance {
     }
 }
 
+/// The sentence with which a report names how it was made: the command quoted, the version,
+/// and the file that records the rest.
+pub fn written_by(command: &str) -> String {
+    format!(
+        "Written by `{command}` (connectk {}; when, on which machine and how long: `run.json`)",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
 /// `command` as one line that a shell would split back into the same words (`connectk ...`).
 pub fn command_line(command: &[String]) -> String {
     let quoted = command.iter().map(|word| {

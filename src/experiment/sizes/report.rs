@@ -8,6 +8,7 @@ use super::published::SOURCE;
 use super::row::{Attempt, Board, Row};
 use crate::engine::rules::Variant;
 use crate::experiment::export::markdown::Document;
+use crate::experiment::provenance::written_by;
 
 /// A rendered size table.
 pub struct Markdown {
@@ -56,13 +57,13 @@ pub fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Markdown {
     );
     let mut doc = Document::new("Who wins, and on which ply, by board size");
     doc.paragraph(&summary).paragraph(&format!(
-        "Last written by `{command}` (connectk {}); one row per board in `sizes.csv` with its \
-         nodes, time, principal variation and commit; boards not settled in time in `open.csv`. Each cell \
+        "Last {}; one row per board in `sizes.csv` with its nodes, time, principal \
+         variation and commit; boards not settled in time in `open.csv`. Each cell \
          gives the winner with perfect play (D: draw) and the ply on which the game ends: the \
          winner hurries, the loser delays, and a draw ends on the last cell. The published \
          normal-rules values are those of {SOURCE}; a cell that differs from them or from \
          Table I shows the other value after `≠`.",
-        env!("CARGO_PKG_VERSION")
+        written_by(command).replacen("Written", "written", 1)
     ));
     let mut groups: BTreeMap<(&str, u32), Vec<&Row>> = BTreeMap::new();
     for row in rows {

@@ -6,6 +6,7 @@ use super::Unsolved;
 use super::grid::Board;
 use super::row::Row;
 use crate::experiment::export::markdown::Document;
+use crate::experiment::provenance::written_by;
 
 /// A rendered summary.
 pub struct Markdown {
@@ -52,10 +53,9 @@ pub fn markdown(
 
     let mut doc = Document::new("Table I of Steele & Larremore against the exact solver");
     doc.paragraph(&summary).paragraph(&format!(
-        "Written by `{command}` (connectk {}); one row per board in `table1.csv`; when, on \
-         which machine and how fast: `run.json`. Remoteness is the number of plies of the game \
+        "{}; one row per board in `table1.csv`. Remoteness is the number of plies of the game \
          under perfect play (the winner hurries, the loser delays).",
-        env!("CARGO_PKG_VERSION")
+        written_by(command)
     ));
     let mut by_k: BTreeMap<u32, Vec<&Row>> = BTreeMap::new();
     for row in rows {

@@ -54,10 +54,12 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let defaults = Config::default();
+    let workers = args.workers.map_or(defaults.workers, usize::from);
+    super::check_memory("--table-mb", args.table_mb, workers)?;
     let config = Config {
         bind: args.bind,
         port: args.port,
-        workers: args.workers.map_or(defaults.workers, usize::from),
+        workers,
         queue: args.queue,
         table: args.table_mb,
         budget: Budget {
@@ -77,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .await
             .with_context(|| format!("cannot listen on {}:{}", args.bind, args.port))?;
         let address = server.local_addr()?;
-        println!(
+        outln!(
             "connectk serves http://{address}/ ({} solver workers, {} MiB tables, {} s per search); Ctrl-C stops it",
             config.workers,
             config.table.0,
@@ -92,7 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             })
             .await
             .context("the server stopped with an error")?;
-        println!("connectk serve stopped");
+        outln!("connectk serve stopped");
         anyhow::Ok(())
     })?;
     Ok(ExitCode::SUCCESS)

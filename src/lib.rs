@@ -13,6 +13,7 @@
 pub mod arena;
 pub mod engine;
 pub mod paper;
+pub mod quarto;
 pub mod reference;
 pub mod solver;
 pub mod store;

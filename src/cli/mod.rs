@@ -7,6 +7,7 @@ mod experiment;
 mod paper_check;
 mod perft;
 mod play;
+mod quarto;
 mod reproduce;
 mod show;
 mod solve;
@@ -62,6 +63,7 @@ enum Command {
     Tournament(tournament::Args),
     Play(play::Args),
     Uci(uci::Args),
+    Quarto(quarto::Args),
 }
 
 /// Runs the command line and turns every error into one line on stderr and exit status 2.
@@ -91,6 +93,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Tournament(args) => tournament::run(args),
         Command::Play(args) => play::run(args),
         Command::Uci(args) => uci::run(args),
+        Command::Quarto(args) => quarto::run(args),
     }
 }
 

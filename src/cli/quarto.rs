@@ -2,6 +2,7 @@
 
 mod show;
 mod solve;
+mod split;
 
 use std::process::ExitCode;
 
@@ -27,12 +28,16 @@ pub struct Args {
 enum Command {
     Show(show::Args),
     Solve(solve::Args),
+    Split(split::Args),
+    Merge(split::MergeArgs),
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Split(args) => split::run(args),
+        Command::Merge(args) => split::merge(args),
     }
 }
 

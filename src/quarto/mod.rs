@@ -20,6 +20,7 @@ pub mod piece;
 pub mod position;
 pub mod rules;
 pub mod solver;
+pub mod split;
 pub mod symmetry;
 
 pub use board::Board;

@@ -9,6 +9,7 @@
 
 use super::board::Board;
 use super::piece::{Cell, Piece, bits_of};
+use super::position::Turn;
 use super::rules::Rules;
 
 /// A board symmetry: `cells[i]` is the image of cell `i`.
@@ -72,6 +73,19 @@ impl Transform {
             b | (piece.bits() >> i & 1) << self.attributes[i]
         });
         Piece::from_bits(bits ^ self.flip)
+    }
+
+    /// The image of a cell.
+    pub fn cell(&self, cell: Cell) -> Cell {
+        Cell::from_index(u32::from(self.cells[cell.index() as usize]))
+    }
+
+    /// The image of a turn: its cell and its piece mapped.
+    pub fn turn(&self, turn: Turn) -> Turn {
+        Turn {
+            place: turn.place.map(|c| self.cell(c)),
+            give: turn.give.map(|p| self.piece(p)),
+        }
     }
 
     /// The image of a board.

@@ -123,6 +123,14 @@ impl Solver {
     /// draw refutes at once. The remoteness of a win or loss is then bisected with null
     /// windows.
     fn exact(&mut self, pos: &Position, depth: Depth) -> Score {
+        if pos.is_over() {
+            let score = self.score(pos, -1, 1);
+            return if depth == Depth::Weak {
+                score.signum()
+            } else {
+                score
+            };
+        }
         let sign = if self.score(pos, 0, 1) >= 1 {
             1
         } else if self.score(pos, -1, 0) <= -1 {

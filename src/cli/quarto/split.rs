@@ -1,0 +1,144 @@
+//! `connectk quarto split` and `connectk quarto merge`: big solves split by their first turns.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use connectk::Depth;
+use connectk::quarto::split::{self, Merged, Shard, SplitPlan};
+
+use super::RulesArgs;
+use super::solve::value_text;
+
+/// Solve every position after the first TURNS turns (one per class of symmetric positions)
+/// and append one CSV row per position as it finishes: index, key, record, outcome,
+/// remoteness, nodes, seconds. A rerun skips the positions the CSV already answers, so an
+/// interrupted run resumes; `--shard I/N` takes every N-th position from the I-th, so that
+/// several processes (or machines) share the work. `connectk quarto merge` then gives the
+/// value of the empty board.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Turns played in each position (2: standard Quarto has 8 positions up to symmetry; 3:
+    /// many more, smaller).
+    #[arg(long, default_value_t = 2)]
+    turns: u32,
+    /// The CSV to append to (created if missing).
+    #[arg(long, value_name = "FILE")]
+    csv: PathBuf,
+    /// Outcome only, without remoteness.
+    #[arg(long)]
+    weak: bool,
+    /// This process's share of the positions, I/N.
+    #[arg(long, default_value = "1/1", value_name = "I/N")]
+    shard: Shard,
+    /// Threads, each with its own table, solving positions in turn.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: u16,
+    /// Transposition table size per thread in MiB.
+    #[arg(long, default_value_t = 1024, value_name = "MIB", value_parser = crate::cli::parse_mib)]
+    table_mb: usize,
+    /// Record a position as unfinished after this many nodes (a rerun with a higher limit
+    /// tries it again).
+    #[arg(long, value_name = "N")]
+    node_limit: Option<u64>,
+    /// Only list the positions (index, key, record) without solving them.
+    #[arg(long)]
+    list: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.rules()?;
+    if args.list {
+        for o in split::openings(rules, args.turns) {
+            println!("{} {} {}", o.index, o.key, o.record);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let plan = SplitPlan {
+        turns: args.turns,
+        depth: if args.weak {
+            Depth::Weak
+        } else {
+            Depth::Strong
+        },
+        shard: args.shard,
+        table_bytes: args.table_mb << 20,
+        node_limit: args.node_limit,
+        threads: args.threads.into(),
+    };
+    eprintln!(
+        "{rules}: positions after {} turns, shard {}/{}",
+        args.turns, args.shard.index, args.shard.count
+    );
+    let done = split::run(rules, &plan, &args.csv, &|row| {
+        eprintln!(
+            "#{} {}: {} {} nodes, {:.1} s",
+            row.index,
+            row.record,
+            row.value().map_or("unfinished".to_string(), value_text),
+            row.nodes,
+            row.seconds
+        );
+    })?;
+    println!(
+        "{} positions, {} in this shard: {} already in {}, {} solved now, {} unfinished",
+        done.openings,
+        done.in_shard,
+        done.skipped,
+        args.csv.display(),
+        done.solved,
+        done.unfinished
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Merge the CSV files of a split solve: how many positions are solved, their values, and
+/// once all are, the value of the empty board by minimax over the first turns. Optionally
+/// writes the summary as Markdown.
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Turns played in each position, as given to `split`.
+    #[arg(long, default_value_t = 2)]
+    turns: u32,
+    /// The CSV files of the shards.
+    #[arg(required = true, value_name = "FILE")]
+    csv: Vec<PathBuf>,
+    /// Also write the summary to this Markdown file.
+    #[arg(long, value_name = "FILE")]
+    md: Option<PathBuf>,
+}
+
+/// The summary in Markdown.
+fn markdown(rules: &connectk::quarto::Rules, turns: u32, m: &Merged) -> String {
+    let root = match m.root {
+        Some(value) => format!("**{}** from the empty board", value_text(value)),
+        None => format!(
+            "not known yet: {} of {} positions solved",
+            m.solved, m.openings
+        ),
+    };
+    format!(
+        "# Quarto, {rules}: split after {turns} turns\n\n\
+         Value: {root}.\n\n\
+         | positions | solved | P1 wins | draws | P2 wins | nodes | solve time |\n\
+         |---|---|---|---|---|---|---|\n\
+         | {} | {} | {} | {} | {} | {} | {:.0} s |\n",
+        m.openings, m.solved, m.counts[0], m.counts[1], m.counts[2], m.nodes, m.seconds
+    )
+}
+
+pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.rules()?;
+    let paths: Vec<&std::path::Path> = args.csv.iter().map(PathBuf::as_path).collect();
+    let merged = split::merge(rules, args.turns, &paths)?;
+    let text = markdown(&rules, args.turns, &merged);
+    print!("{text}");
+    if let Some(md) = &args.md {
+        std::fs::write(md, &text)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,431 @@
+//! Big solves split by their first turns: the positions a few turns into the game, one per
+//! class of symmetric positions, solved one by one into a CSV that a rerun resumes, in
+//! shards, and merged back into the value of the empty board.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde::{Deserialize, Serialize};
+
+use crate::store::{Record, Store, StoreError, read_rows};
+use crate::{Depth, GameResult, Player, Value};
+
+use super::notation;
+use super::position::{Position, Turn};
+use super::rules::Rules;
+use super::solver::Solver;
+use super::symmetry::Canonizer;
+
+/// A position after the first turns of a game, standing for its class of symmetric
+/// positions.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    /// Its place in the list (the order is fixed by the rules and the number of turns).
+    pub index: usize,
+    /// Its canonical key in hexadecimal: the same for every position of the class.
+    pub key: String,
+    /// A game record that reaches it.
+    pub record: String,
+    /// The position.
+    pub position: Position,
+}
+
+/// The canonical key of a position, as text; `h` at the end when a piece is in hand (the
+/// hand's attributes read as zeros in the key, so without the mark the empty board before
+/// and after the opening handover would share it).
+fn key_text(canon: &Canonizer, pos: &Position) -> String {
+    let key = canon.key(pos.board(), pos.hand());
+    let hand = if pos.hand().is_some() { "h" } else { "" };
+    format!("{:04x}{:017x}{hand}", key.mask, key.columns)
+}
+
+/// The positions after `turns` turns from the empty board whose game goes on, one per class
+/// under the symmetries, in the order a breadth-first walk over legal turns meets them.
+pub fn openings(rules: Rules, turns: u32) -> Vec<Opening> {
+    let canon = Canonizer::new(&rules);
+    let mut level: Vec<(Position, Vec<Turn>)> = vec![(Position::new(rules), Vec::new())];
+    for _ in 0..turns {
+        let mut seen = HashMap::new();
+        let mut next = Vec::new();
+        for (pos, record) in &level {
+            for turn in pos.legal_turns() {
+                let child = pos.play(turn).expect("legal turn");
+                if child.is_over() {
+                    continue;
+                }
+                if seen.insert(key_text(&canon, &child), ()).is_none() {
+                    let mut record = record.clone();
+                    record.push(turn);
+                    next.push((child, record));
+                }
+            }
+        }
+        level = next;
+    }
+    level
+        .into_iter()
+        .enumerate()
+        .map(|(index, (position, record))| Opening {
+            index,
+            key: key_text(&canon, &position),
+            record: notation::format(&rules, &record),
+            position,
+        })
+        .collect()
+}
+
+/// One solved opening, a row of the CSV.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpeningRow {
+    /// The opening's index in [`openings`].
+    pub index: usize,
+    /// Its canonical key.
+    pub key: String,
+    /// A record that reaches it.
+    pub record: String,
+    /// `P1`, `P2` or `Draw`; `unfinished` when the node limit stopped the search.
+    pub outcome: String,
+    /// Remoteness from the opening (empty after a weak solve or when unfinished).
+    pub remoteness: Option<u32>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Wall time of the solve in seconds.
+    pub seconds: f64,
+}
+
+impl Record for OpeningRow {
+    type Key = String;
+
+    fn key(&self) -> String {
+        self.key.clone()
+    }
+}
+
+impl OpeningRow {
+    /// The value the row records, if the solve finished.
+    pub fn value(&self) -> Option<Value> {
+        GameResult::from_label(&self.outcome).map(|result| Value {
+            result,
+            remoteness: self.remoteness,
+        })
+    }
+
+    /// Whether the row answers a solve of `depth`: it finished, and gives the remoteness
+    /// if asked for (a draw's remoteness follows from the rules, so a weak draw is exact).
+    fn answers(&self, depth: Depth) -> bool {
+        self.value().is_some_and(|v| {
+            depth == Depth::Weak || v.remoteness.is_some() || v.result == GameResult::Draw
+        })
+    }
+}
+
+/// Which openings one process takes: shard `index` (from 1) of `count` takes the openings
+/// whose index is `index - 1` modulo `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, from 1.
+    pub index: usize,
+    /// Number of shards.
+    pub count: usize,
+}
+
+/// A shard written other than `I/N` with 1 <= I <= N.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad shard {0:?}: write I/N with 1 <= I <= N, e.g. 2/4")]
+pub struct ShardError(pub String);
+
+impl std::str::FromStr for Shard {
+    type Err = ShardError;
+
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(text.to_string());
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    /// The whole list in one shard.
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    /// Whether the opening of this index belongs to the shard.
+    pub fn takes(self, index: usize) -> bool {
+        index % self.count == self.index - 1
+    }
+}
+
+/// How to run a split solve.
+#[derive(Clone, Debug)]
+pub struct SplitPlan {
+    /// Turns played in each opening.
+    pub turns: u32,
+    /// Outcome only, or remoteness too.
+    pub depth: Depth,
+    /// Which openings this run takes.
+    pub shard: Shard,
+    /// Transposition table bytes per thread.
+    pub table_bytes: usize,
+    /// Positions each opening may search before it is recorded as unfinished.
+    pub node_limit: Option<u64>,
+    /// Threads, each with its own solver, taking openings in turn.
+    pub threads: usize,
+}
+
+/// What a split run did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitRun {
+    /// Openings in the whole list.
+    pub openings: usize,
+    /// Openings of this shard.
+    pub in_shard: usize,
+    /// Openings of this shard already answered in the CSV, skipped.
+    pub skipped: usize,
+    /// Openings solved now.
+    pub solved: usize,
+    /// Openings stopped by the node limit now.
+    pub unfinished: usize,
+}
+
+/// Solves the openings of `plan`'s shard that the CSV at `path` does not answer yet,
+/// appending a row as each finishes (or hits the node limit), and calls `on_row` with it.
+///
+/// # Errors
+/// [`StoreError`] when the CSV cannot be read or written.
+pub fn run(
+    rules: Rules,
+    plan: &SplitPlan,
+    path: &Path,
+    on_row: &(dyn Fn(&OpeningRow) + Sync),
+) -> Result<SplitRun, StoreError> {
+    let all = openings(rules, plan.turns);
+    let store = Store::<OpeningRow>::open(path)?;
+    let answered: HashMap<String, ()> = store
+        .rows()?
+        .into_iter()
+        .filter(|r| r.answers(plan.depth))
+        .map(|r| (r.key, ()))
+        .collect();
+    let mine: Vec<&Opening> = all.iter().filter(|o| plan.shard.takes(o.index)).collect();
+    let todo: Vec<&Opening> = mine
+        .iter()
+        .copied()
+        .filter(|o| !answered.contains_key(&o.key))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let counts = Mutex::new((0usize, 0usize));
+    let failure: Mutex<Option<StoreError>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..plan.threads.max(1) {
+            scope.spawn(|| {
+                let mut solver = Solver::new(rules, plan.table_bytes);
+                if let Some(limit) = plan.node_limit {
+                    solver = solver.with_node_limit(limit);
+                }
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(opening) = todo.get(i) else { break };
+                    let start = std::time::Instant::now();
+                    let solved = solver.solve(&opening.position, plan.depth);
+                    let (outcome, remoteness, nodes) = match solved {
+                        Ok(s) => (
+                            s.value.result.label().to_string(),
+                            s.value.remoteness,
+                            s.nodes,
+                        ),
+                        Err(e) => ("unfinished".to_string(), None, e.limit),
+                    };
+                    let row = OpeningRow {
+                        index: opening.index,
+                        key: opening.key.clone(),
+                        record: opening.record.clone(),
+                        outcome,
+                        remoteness,
+                        nodes,
+                        seconds: start.elapsed().as_secs_f64(),
+                    };
+                    if let Err(e) = store.append(&row) {
+                        *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        break;
+                    }
+                    let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
+                    if row.value().is_some() {
+                        c.0 += 1
+                    } else {
+                        c.1 += 1
+                    }
+                    drop(c);
+                    on_row(&row);
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let (solved, unfinished) = counts.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(SplitRun {
+        openings: all.len(),
+        in_shard: mine.len(),
+        skipped: mine.len() - todo.len(),
+        solved,
+        unfinished,
+    })
+}
+
+/// What the rows of a split solve say together.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged {
+    /// Openings in the list.
+    pub openings: usize,
+    /// Openings with a finished row.
+    pub solved: usize,
+    /// Finished openings won by P1, drawn, won by P2.
+    pub counts: [usize; 3],
+    /// The value of the empty board, once every opening is solved: exact when every row
+    /// has its remoteness (or is a draw), the winner only otherwise.
+    pub root: Option<Value>,
+    /// Nodes over every finished row.
+    pub nodes: u64,
+    /// Solve time over every finished row, in seconds (CPU time of the threads, roughly).
+    pub seconds: f64,
+}
+
+/// Merges the rows of one or more CSV files of a split solve of `turns` turns: the value
+/// of each opening, and by minimax over the first `turns` turns the value of the empty
+/// board.
+///
+/// # Errors
+/// [`StoreError`] when a file cannot be read.
+pub fn merge(rules: Rules, turns: u32, paths: &[&Path]) -> Result<Merged, StoreError> {
+    let mut rows: HashMap<String, OpeningRow> = HashMap::new();
+    for path in paths {
+        for row in read_rows::<OpeningRow>(path)? {
+            // A finished row wins over an unfinished one; an exact one over a weak one.
+            let better = |old: &OpeningRow| {
+                (row.value().is_some(), row.remoteness.is_some())
+                    > (old.value().is_some(), old.remoteness.is_some())
+            };
+            if rows.get(&row.key).is_none_or(better) {
+                rows.insert(row.key.clone(), row);
+            }
+        }
+    }
+    let list = openings(rules, turns);
+    let found: Vec<&OpeningRow> = list
+        .iter()
+        .filter_map(|o| rows.get(&o.key).filter(|r| r.value().is_some()))
+        .collect();
+    let mut counts = [0; 3];
+    for row in &found {
+        counts[match row.value().map(|v| v.result) {
+            Some(GameResult::Win(Player::P1)) => 0,
+            Some(GameResult::Draw) => 1,
+            _ => 2,
+        }] += 1;
+    }
+    let exact = found
+        .iter()
+        .all(|r| r.remoteness.is_some() || r.outcome == "Draw");
+    let root = (found.len() == list.len()).then(|| {
+        let canon = Canonizer::new(&rules);
+        let scores: HashMap<String, i32> = found
+            .iter()
+            .map(|r| {
+                let plies = turns;
+                (
+                    r.key.clone(),
+                    p1_score(&rules, r.value().expect("finished"), plies, exact),
+                )
+            })
+            .collect();
+        let mut walk = Walk {
+            rules: &rules,
+            canon: &canon,
+            turns,
+            scores,
+            exact,
+        };
+        let score = walk.score(&Position::new(rules));
+        let result = match score.signum() {
+            1 => GameResult::Win(Player::P1),
+            -1 => GameResult::Win(Player::P2),
+            _ => GameResult::Draw,
+        };
+        // A draw lasts the whole game, so its remoteness is known even from weak rows.
+        let remoteness = match (score, exact) {
+            (0, _) => Some(rules.last_ply()),
+            (_, true) => Some(rules.last_ply() + 1 - score.unsigned_abs()),
+            (_, false) => None,
+        };
+        Value { result, remoteness }
+    });
+    Ok(Merged {
+        openings: list.len(),
+        solved: found.len(),
+        counts,
+        root,
+        nodes: found.iter().map(|r| r.nodes).sum(),
+        seconds: found.iter().map(|r| r.seconds).sum(),
+    })
+}
+
+/// A value at a position after `plies` turns as a score for P1 (positive when P1 wins,
+/// larger the sooner; a game ending at turn q scores `last_ply + 1 - q`), or its sign only.
+fn p1_score(rules: &Rules, value: Value, plies: u32, exact: bool) -> i32 {
+    let magnitude = match (exact, value.remoteness) {
+        (true, Some(r)) => rules.last_ply() as i32 + 1 - (plies + r) as i32,
+        _ => 1,
+    };
+    match value.result {
+        GameResult::Win(Player::P1) => magnitude,
+        GameResult::Win(Player::P2) => -magnitude,
+        GameResult::Draw => 0,
+    }
+}
+
+/// A minimax walk over the first turns of the game down to the openings.
+struct Walk<'a> {
+    rules: &'a Rules,
+    canon: &'a Canonizer,
+    turns: u32,
+    /// P1 scores by canonical key: the openings' to start with, then every position walked
+    /// (symmetric positions have the same value, so each class is walked once).
+    scores: HashMap<String, i32>,
+    exact: bool,
+}
+
+impl Walk<'_> {
+    /// The P1 score of `pos`, by minimax over the turns left until the openings.
+    fn score(&mut self, pos: &Position) -> i32 {
+        if let Some(outcome) = pos.outcome() {
+            let value = Value {
+                result: outcome.result,
+                remoteness: Some(0),
+            };
+            return p1_score(self.rules, value, pos.plies(), self.exact);
+        }
+        let key = key_text(self.canon, pos);
+        if let Some(&score) = self.scores.get(&key) {
+            return score;
+        }
+        assert!(pos.plies() < self.turns, "every opening has a score");
+        let children = pos
+            .legal_turns()
+            .into_iter()
+            .map(|t| self.score(&pos.play(t).expect("legal")));
+        let score = match pos.to_move() {
+            Player::P1 => children.max(),
+            Player::P2 => children.min(),
+        }
+        .expect("a game that goes on has turns");
+        self.scores.insert(key, score);
+        score
+    }
+}

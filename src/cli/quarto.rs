@@ -1,8 +1,11 @@
 //! `connectk quarto`: Quarto's subcommands and the rule options they share.
 
+mod arena;
+mod play;
 mod show;
 mod solve;
 mod split;
+mod sweep;
 
 use std::process::ExitCode;
 
@@ -27,17 +30,23 @@ pub struct Args {
 #[derive(Subcommand, Debug)]
 enum Command {
     Show(show::Args),
+    Play(play::Args),
+    Arena(arena::Args),
     Solve(solve::Args),
     Split(split::Args),
     Merge(split::MergeArgs),
+    Sweep(sweep::Args),
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         Command::Show(args) => show::run(args),
+        Command::Play(args) => play::run(args),
+        Command::Arena(args) => arena::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Split(args) => split::run(args),
         Command::Merge(args) => split::merge(args),
+        Command::Sweep(args) => sweep::run(args),
     }
 }
 

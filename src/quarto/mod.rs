@@ -14,13 +14,16 @@
 //! assert_eq!(value.remoteness, Some(4));
 //! ```
 
+pub mod arena;
 pub mod board;
 pub mod notation;
 pub mod piece;
+pub mod players;
 pub mod position;
 pub mod rules;
 pub mod solver;
 pub mod split;
+pub mod sweep;
 pub mod symmetry;
 
 pub use board::Board;

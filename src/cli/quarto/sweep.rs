@@ -1,0 +1,54 @@
+//! `connectk quarto sweep`: the variations experiment.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use connectk::quarto::sweep;
+
+use super::solve::value_text;
+
+/// Solve the empty board of every variation of the experiment exactly (2x2 and 3x3 boards
+/// with 1 to 4 attributes, squares, the beginners' criteria, 4x4 with fewer attributes or
+/// criteria, and with squares; both rules), appending one row per variation to
+/// DIR/variations.csv (a rerun skips the finished ones and retries the others), then write
+/// DIR/variations.md.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Output directory.
+    #[arg(long, default_value = "results/quarto", value_name = "DIR")]
+    out: PathBuf,
+    /// Positions a variation may search before it is recorded as unfinished.
+    #[arg(long, default_value_t = 2_000_000_000, value_name = "N")]
+    node_limit: u64,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 1024, value_name = "MIB", value_parser = crate::cli::parse_mib)]
+    table_mb: usize,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let csv = args.out.join("variations.csv");
+    let rows = sweep::run(
+        &sweep::variations(),
+        &csv,
+        args.table_mb << 20,
+        args.node_limit,
+        &mut |row| {
+            let value = match row.length {
+                Some(_) => value_text(connectk::Value {
+                    result: connectk::GameResult::from_label(&row.outcome).expect("finished"),
+                    remoteness: row.length,
+                }),
+                None => "unfinished".to_string(),
+            };
+            eprintln!(
+                "{}: {value}, {} nodes, {:.2} s",
+                row.variation, row.nodes, row.seconds
+            );
+        },
+    )?;
+    let md = args.out.join("variations.md");
+    std::fs::write(&md, sweep::markdown(&rows))
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md.display()))?;
+    println!("wrote {} and {}", csv.display(), md.display());
+    Ok(ExitCode::SUCCESS)
+}

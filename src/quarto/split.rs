@@ -7,6 +7,8 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::store::{Record, Store, StoreError, read_rows};
@@ -74,6 +76,68 @@ pub fn openings(rules: Rules, turns: u32) -> Vec<Opening> {
             position,
         })
         .collect()
+}
+
+/// Which openings a split solve takes: every class after `turns` turns, or a random sample
+/// of them (for games too large to solve every class).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    /// Turns played in each opening.
+    pub turns: u32,
+    /// `Some((count, seed))`: `count` distinct classes reached by random turns seeded with
+    /// `seed` (games that end before are skipped) instead of every class.
+    pub sample: Option<(usize, u64)>,
+}
+
+impl Selection {
+    /// The openings selected, in a fixed order.
+    pub fn list(&self, rules: Rules) -> Vec<Opening> {
+        match self.sample {
+            None => openings(rules, self.turns),
+            Some((count, seed)) => sample(rules, self.turns, count, seed),
+        }
+    }
+}
+
+/// `count` distinct classes of positions after `turns` turns, each reached by uniformly
+/// random turns among those that do not end the game (fewer if 100 tries per class find no
+/// new one).
+fn sample(rules: Rules, turns: u32, count: usize, seed: u64) -> Vec<Opening> {
+    let canon = Canonizer::new(&rules);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut seen = HashMap::new();
+    let mut found = Vec::new();
+    for _ in 0..count * 100 {
+        if found.len() == count {
+            break;
+        }
+        let mut pos = Position::new(rules);
+        let mut record = Vec::new();
+        while pos.plies() < turns {
+            let going_on: Vec<(Turn, Position)> = pos
+                .legal_turns()
+                .into_iter()
+                .map(|t| (t, pos.play(t).expect("legal")))
+                .filter(|(_, p)| !p.is_over())
+                .collect();
+            if going_on.is_empty() {
+                break;
+            }
+            let (turn, next) = going_on[rng.random_range(0..going_on.len())].clone();
+            record.push(turn);
+            pos = next;
+        }
+        let key = key_text(&canon, &pos);
+        if pos.plies() == turns && seen.insert(key.clone(), ()).is_none() {
+            found.push(Opening {
+                index: found.len(),
+                key,
+                record: notation::format(&rules, &record),
+                position: pos,
+            });
+        }
+    }
+    found
 }
 
 /// One solved opening, a row of the CSV.
@@ -164,8 +228,8 @@ impl Shard {
 /// How to run a split solve.
 #[derive(Clone, Debug)]
 pub struct SplitPlan {
-    /// Turns played in each opening.
-    pub turns: u32,
+    /// The openings.
+    pub selection: Selection,
     /// Outcome only, or remoteness too.
     pub depth: Depth,
     /// Which openings this run takes.
@@ -204,7 +268,7 @@ pub fn run(
     path: &Path,
     on_row: &(dyn Fn(&OpeningRow) + Sync),
 ) -> Result<SplitRun, StoreError> {
-    let all = openings(rules, plan.turns);
+    let all = plan.selection.list(rules);
     let store = Store::<OpeningRow>::open(path)?;
     let answered: HashMap<String, ()> = store
         .rows()?
@@ -297,13 +361,14 @@ pub struct Merged {
     pub seconds: f64,
 }
 
-/// Merges the rows of one or more CSV files of a split solve of `turns` turns: the value
-/// of each opening, and by minimax over the first `turns` turns the value of the empty
-/// board.
+/// Merges the rows of one or more CSV files of a split solve: the value of each opening,
+/// and when every class was selected, by minimax over the first turns, the value of the
+/// empty board.
 ///
 /// # Errors
 /// [`StoreError`] when a file cannot be read.
-pub fn merge(rules: Rules, turns: u32, paths: &[&Path]) -> Result<Merged, StoreError> {
+pub fn merge(rules: Rules, selection: Selection, paths: &[&Path]) -> Result<Merged, StoreError> {
+    let turns = selection.turns;
     let mut rows: HashMap<String, OpeningRow> = HashMap::new();
     for path in paths {
         for row in read_rows::<OpeningRow>(path)? {
@@ -317,7 +382,7 @@ pub fn merge(rules: Rules, turns: u32, paths: &[&Path]) -> Result<Merged, StoreE
             }
         }
     }
-    let list = openings(rules, turns);
+    let list = selection.list(rules);
     let found: Vec<&OpeningRow> = list
         .iter()
         .filter_map(|o| rows.get(&o.key).filter(|r| r.value().is_some()))
@@ -333,7 +398,7 @@ pub fn merge(rules: Rules, turns: u32, paths: &[&Path]) -> Result<Merged, StoreE
     let exact = found
         .iter()
         .all(|r| r.remoteness.is_some() || r.outcome == "Draw");
-    let root = (found.len() == list.len()).then(|| {
+    let root = (found.len() == list.len() && selection.sample.is_none()).then(|| {
         let canon = Canonizer::new(&rules);
         let scores: HashMap<String, i32> = found
             .iter()

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use connectk::Depth;
-use connectk::quarto::split::{self, Merged, Shard, SplitPlan};
+use connectk::quarto::split::{self, Merged, Selection, Shard, SplitPlan};
 
 use super::RulesArgs;
 use super::solve::value_text;
@@ -23,6 +23,13 @@ pub struct Args {
     /// many more, smaller).
     #[arg(long, default_value_t = 2)]
     turns: u32,
+    /// Solve only N positions after TURNS turns, reached by random turns (seeded by
+    /// --seed), instead of every class: for games too large for every class.
+    #[arg(long, value_name = "N")]
+    sample: Option<usize>,
+    /// Seed of --sample.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
     /// The CSV to append to (created if missing).
     #[arg(long, value_name = "FILE")]
     csv: PathBuf,
@@ -31,7 +38,7 @@ pub struct Args {
     weak: bool,
     /// This process's share of the positions, I/N.
     #[arg(long, default_value = "1/1", value_name = "I/N")]
-    shard: Shard,
+    shard: String,
     /// Threads, each with its own table, solving positions in turn.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,
@@ -49,27 +56,32 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
+    let selection = Selection {
+        turns: args.turns,
+        sample: args.sample.map(|n| (n, args.seed)),
+    };
     if args.list {
-        for o in split::openings(rules, args.turns) {
+        for o in selection.list(rules) {
             println!("{} {} {}", o.index, o.key, o.record);
         }
         return Ok(ExitCode::SUCCESS);
     }
+    let shard: Shard = args.shard.parse()?;
     let plan = SplitPlan {
-        turns: args.turns,
+        selection,
         depth: if args.weak {
             Depth::Weak
         } else {
             Depth::Strong
         },
-        shard: args.shard,
+        shard,
         table_bytes: args.table_mb << 20,
         node_limit: args.node_limit,
         threads: args.threads.into(),
     };
     eprintln!(
         "{rules}: positions after {} turns, shard {}/{}",
-        args.turns, args.shard.index, args.shard.count
+        args.turns, shard.index, shard.count
     );
     let done = split::run(rules, &plan, &args.csv, &|row| {
         eprintln!(
@@ -103,6 +115,12 @@ pub struct MergeArgs {
     /// Turns played in each position, as given to `split`.
     #[arg(long, default_value_t = 2)]
     turns: u32,
+    /// The --sample of the split, if it had one.
+    #[arg(long, value_name = "N")]
+    sample: Option<usize>,
+    /// The --seed of the split's sample.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
     /// The CSV files of the shards.
     #[arg(required = true, value_name = "FILE")]
     csv: Vec<PathBuf>,
@@ -112,12 +130,14 @@ pub struct MergeArgs {
 }
 
 /// The summary in Markdown.
-fn markdown(rules: &connectk::quarto::Rules, turns: u32, m: &Merged) -> String {
+fn markdown(rules: &connectk::quarto::Rules, turns: u32, sampled: bool, m: &Merged) -> String {
     let root = match m.root {
         Some(value) => format!("**{}** from the empty board", value_text(value)),
         None => format!(
-            "not known yet: {} of {} positions solved",
-            m.solved, m.openings
+            "not known: {} of {} positions solved{}",
+            m.solved,
+            m.openings,
+            if sampled { " (a random sample)" } else { "" }
         ),
     };
     format!(
@@ -133,8 +153,12 @@ fn markdown(rules: &connectk::quarto::Rules, turns: u32, m: &Merged) -> String {
 pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
     let paths: Vec<&std::path::Path> = args.csv.iter().map(PathBuf::as_path).collect();
-    let merged = split::merge(rules, args.turns, &paths)?;
-    let text = markdown(&rules, args.turns, &merged);
+    let selection = Selection {
+        turns: args.turns,
+        sample: args.sample.map(|n| (n, args.seed)),
+    };
+    let merged = split::merge(rules, selection, &paths)?;
+    let text = markdown(&rules, args.turns, args.sample.is_some(), &merged);
     print!("{text}");
     if let Some(md) = &args.md {
         std::fs::write(md, &text)

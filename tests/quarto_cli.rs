@@ -157,3 +157,42 @@ fn arena_and_play_run_seeded_games() {
     );
     assert!(stdout.contains("careful plays"), "{stdout}");
 }
+
+#[test]
+fn a_proof_asks_only_what_it_needs_and_a_rerun_asks_nothing() {
+    let dir = std::env::temp_dir().join(format!("connectk-quarto-prove-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("bounds.csv");
+    let args = [
+        "prove",
+        "--size",
+        "3",
+        "--attributes",
+        "3",
+        "--rules",
+        "misere",
+        "--turns",
+        "3",
+        "--table-mb",
+        "8",
+        "--csv",
+        csv.to_str().unwrap(),
+    ];
+    let first = text(&quarto(&args, "").stdout);
+    assert!(first.contains("**draw (9 turns)**"), "{first}");
+    let again = text(&quarto(&args, "").stdout);
+    assert!(again.contains("**draw (9 turns)**"), "{again}");
+    let searches = |s: &str| {
+        s.lines()
+            .last()
+            .unwrap()
+            .split('|')
+            .nth(2)
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    assert_ne!(searches(&first), "0", "{first}");
+    assert_eq!(searches(&again), "0", "{again}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

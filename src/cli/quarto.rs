@@ -35,6 +35,7 @@ enum Command {
     Solve(solve::Args),
     Split(split::Args),
     Merge(split::MergeArgs),
+    Prove(split::ProveArgs),
     Sweep(sweep::Args),
 }
 
@@ -46,6 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(args),
         Command::Split(args) => split::run(args),
         Command::Merge(args) => split::merge(args),
+        Command::Prove(args) => split::prove(args),
         Command::Sweep(args) => sweep::run(args),
     }
 }

@@ -20,6 +20,10 @@ pub struct Args {
     /// Positions a variation may search before it is recorded as unfinished.
     #[arg(long, default_value_t = 2_000_000_000, value_name = "N")]
     node_limit: u64,
+    /// Solve only the variations whose name (as the CSV's `variation` column writes it, e.g.
+    /// `normal 4x4, 4 attributes + squares`) contains this text.
+    #[arg(long, value_name = "TEXT")]
+    only: Option<String>,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 1024, value_name = "MIB", value_parser = crate::cli::parse_mib)]
     table_mb: usize,
@@ -27,8 +31,16 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let csv = args.out.join("variations.csv");
+    let chosen: Vec<_> = sweep::variations()
+        .into_iter()
+        .filter(|r| {
+            args.only
+                .as_ref()
+                .is_none_or(|o| r.to_string().contains(o.as_str()))
+        })
+        .collect();
     let rows = sweep::run(
-        &sweep::variations(),
+        &chosen,
         &csv,
         args.table_mb << 20,
         args.node_limit,

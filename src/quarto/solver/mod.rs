@@ -186,6 +186,16 @@ impl Solver {
         })
     }
 
+    /// Whether the side to move in `pos` gets at least the outcome of `sign` (1: a win, 0: a
+    /// draw or a win), by one null-window search, with its nodes and time.
+    ///
+    /// # Errors
+    /// [`Unfinished`] when the node limit stopped the search.
+    pub fn reaches(&mut self, pos: &Position, sign: Score) -> Result<(bool, u64, f64), Unfinished> {
+        self.fit(pos);
+        self.measured(|s| s.score(pos, sign - 1, sign) >= sign)
+    }
+
     /// The value of `pos` and of every legal turn from it.
     ///
     /// # Errors

@@ -119,7 +119,9 @@ fn a_split_solve_resumes_and_merges_to_the_direct_value() {
     assert!(split("1/2").contains("12 positions, 6 in this shard: 0 already"));
     assert!(split("1/2").contains("6 already"));
     let merge_args: Vec<&str> = [&["merge", "--turns", "2", csv][..], &board[..]].concat();
-    assert!(text(&quarto(&merge_args, "").stdout).contains("not known: 6 of 12"));
+    assert!(
+        text(&quarto(&merge_args, "").stdout).contains("not known yet (6 of 12 positions solved)")
+    );
     split("2/2");
     let merged = text(&quarto(&merge_args, "").stdout);
     assert!(merged.contains("**P1 wins in 8 turns**"), "{merged}");

@@ -112,7 +112,7 @@ proptest! {
         let (pos, turns) = random_position(rules, placed, seed);
         let mut solver = Solver::new(rules, 1 << 22);
         let value = solver.solve(&pos, Depth::Strong).unwrap().value;
-        prop_assert_eq!(value, Quarto::plain(&rules, &pos), "{} after {}", rules, notation::format(&rules, &turns));
+        prop_assert_eq!(value, Plain::new(&rules).value(&pos), "{} after {}", rules, notation::format(&rules, &turns));
     }
 }
 
@@ -127,15 +127,6 @@ proptest! {
         let (pos, turns) = random_position(rules, 9, seed);
         let mut solver = Solver::new(rules, 1 << 22);
         let value = solver.solve(&pos, Depth::Strong).unwrap().value;
-        prop_assert_eq!(value, Quarto::plain(&rules, &pos), "{} after {}", rules, notation::format(&rules, &turns));
-    }
-}
-
-/// Names the plain minimax in the property tests.
-struct Quarto;
-
-impl Quarto {
-    fn plain(rules: &Rules, pos: &connectk::quarto::Position) -> connectk::Value {
-        Plain::new(rules).value(pos)
+        prop_assert_eq!(value, Plain::new(&rules).value(&pos), "{} after {}", rules, notation::format(&rules, &turns));
     }
 }

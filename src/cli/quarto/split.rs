@@ -131,18 +131,26 @@ pub struct MergeArgs {
 
 /// The summary in Markdown.
 fn markdown(rules: &connectk::quarto::Rules, turns: u32, sampled: bool, m: &Merged) -> String {
-    let root = match m.root {
-        Some(value) => format!("**{}** from the empty board", value_text(value)),
-        None => format!(
-            "not known: {} of {} positions solved{}",
-            m.solved,
-            m.openings,
-            if sampled { " (a random sample)" } else { "" }
+    let (title, root) = match (sampled, m.root) {
+        (true, _) => (
+            format!("a random sample of positions after {turns} turns"),
+            "a sample does not decide the empty board".to_string(),
+        ),
+        (false, Some(value)) => (
+            format!("every position after {turns} turns"),
+            format!("**{}**", value_text(value)),
+        ),
+        (false, None) => (
+            format!("every position after {turns} turns"),
+            format!(
+                "not known yet ({} of {} positions solved)",
+                m.solved, m.openings
+            ),
         ),
     };
     format!(
-        "# Quarto, {rules}: split after {turns} turns\n\n\
-         Value: {root}.\n\n\
+        "# Quarto, {rules}: {title}\n\n\
+         Value of the empty board: {root}.\n\n\
          | positions | solved | P1 wins | draws | P2 wins | nodes | solve time |\n\
          |---|---|---|---|---|---|---|\n\
          | {} | {} | {} | {} | {} | {} | {:.0} s |\n",

@@ -304,7 +304,7 @@ impl Position {
         };
         let mut out = String::new();
         for row in (0..rules.size()).rev() {
-            out.push_str(&format!("{} ", row + 1));
+            let mut row_text = format!("{} ", row + 1);
             for column in 0..rules.size() {
                 let cell = Cell::at(column, row, rules).expect("on the board");
                 let text = self
@@ -312,18 +312,20 @@ impl Position {
                     .piece_at(cell)
                     .map_or_else(|| ".".repeat(width), |p| p.code(rules));
                 if line & cell.bit() != 0 {
-                    out.push_str(&format!("[{text}]"));
+                    row_text.push_str(&format!("[{text}]"));
                 } else {
-                    out.push_str(&format!(" {text} "));
+                    row_text.push_str(&format!(" {text} "));
                 }
             }
+            out.push_str(row_text.trim_end());
             out.push('\n');
         }
-        out.push_str("  ");
+        let mut letters = String::from("  ");
         for column in 0..rules.size() {
             let letter = char::from(b'a' + column as u8);
-            out.push_str(&format!(" {letter:<width$} "));
+            letters.push_str(&format!(" {letter:<width$} "));
         }
+        out.push_str(letters.trim_end());
         out.push('\n');
         out.push_str(&format!("{rules}, {} turns played\n", self.plies));
         match (&self.outcome, self.hand) {

@@ -65,16 +65,12 @@ struct JsonSolution {
 
 /// A value in words: `P2 wins in 7 turns`, `draw (17 turns)`.
 pub fn value_text(value: Value) -> String {
-    let turns = value
-        .remoteness
-        .map(|r| format!(" in {r} turns"))
-        .unwrap_or_default();
-    match value.result {
-        GameResult::Win(p) => format!("{p} wins{turns}"),
-        GameResult::Draw => match value.remoteness {
-            Some(r) => format!("draw ({r} turns)"),
-            None => "draw".to_string(),
-        },
+    let count = |r: u32| format!("{r} turn{}", if r == 1 { "" } else { "s" });
+    match (value.result, value.remoteness) {
+        (GameResult::Win(p), Some(r)) => format!("{p} wins in {}", count(r)),
+        (GameResult::Win(p), None) => format!("{p} wins"),
+        (GameResult::Draw, Some(r)) => format!("draw ({})", count(r)),
+        (GameResult::Draw, None) => "draw".to_string(),
     }
 }
 

@@ -13,34 +13,119 @@
 //!   1  8 15 22 29 36 43
 //!   0  7 14 21 28 35 42
 //! ```
+//!
+//! On a cylinder the columns form a ring: the board's `width * (height + 1)` bits are rotated
+//! instead of shifted, so that a step of one column (`height + 1` bits) from the last column
+//! lands on the first, in the same row. A diagonal step (`height` or `height + 2` bits) off the
+//! top or bottom row lands on a spare bit, which is never set, exactly as on the flat board.
 
 use super::bits::Bits;
 use super::outcome::Cell;
 use super::rules::Rules;
 
-/// Evaluates `$body` with `$k` bound to the value of `$value`, as a literal constant for the
-/// common line lengths, so that the inlined line-scanning loops are unrolled for them.
-macro_rules! with_constant_k {
-    ($value:expr, |$k:ident| $body:expr) => {
-        match $value {
-            3 => {
-                let $k = 3;
+/// Which line-scanning code a layout runs: the flat board's, with its own copy for each of
+/// the common line lengths (a literal k unrolls the scanning loops), or the cylinder's.
+///
+/// Chosen once, when the layout is built. The one match on it picks the topology together
+/// with the copy for k, as the match on k alone did before cylinders: the flat board does no
+/// more work per call than it did then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lines {
+    Flat3,
+    Flat4,
+    Flat5,
+    Flat,
+    Cylinder,
+}
+
+/// Evaluates `$body` with `$k` bound to the line length and `$ring` to whether the board is a
+/// cylinder, both literal constants where [`Lines`] allows, so that inlined code is
+/// specialised for them.
+macro_rules! with_lines {
+    ($layout:expr, |$k:ident, $ring:ident| $body:expr) => {
+        match $layout.lines {
+            Lines::Flat3 => {
+                let ($k, $ring) = (3, false);
                 $body
             }
-            4 => {
-                let $k = 4;
+            Lines::Flat4 => {
+                let ($k, $ring) = (4, false);
                 $body
             }
-            5 => {
-                let $k = 5;
+            Lines::Flat5 => {
+                let ($k, $ring) = (5, false);
                 $body
             }
-            other => {
-                let $k = other;
+            Lines::Flat => {
+                let ($k, $ring) = ($layout.rules.k(), false);
+                $body
+            }
+            Lines::Cylinder => {
+                let ($k, $ring) = ($layout.rules.k(), true);
                 $body
             }
         }
     };
+}
+
+/// Which symmetries a layout's canonical keys use: the mirror image on a flat board (with
+/// its own copy of the loop for the standard width), the mirror image and every rotation on
+/// a cylinder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Symmetries {
+    FlatWidth7,
+    Flat,
+    Cylinder,
+}
+
+/// A symmetry of the board, as the canonical key of a position applies it: first the mirror
+/// image (when `mirrored`), then a turn of the cylinder by `turn` columns to the right (always
+/// 0 on a flat board).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Symmetry {
+    /// Whether the columns are mirrored (column `c` to `width - 1 - c`).
+    pub mirrored: bool,
+    /// Columns turned to the right after mirroring (column `c` to `(c + turn) % width`).
+    pub turn: u32,
+}
+
+impl Symmetry {
+    /// The symmetry that changes nothing.
+    pub const IDENTITY: Symmetry = Symmetry {
+        mirrored: false,
+        turn: 0,
+    };
+
+    /// Where the symmetry takes column `column` of a board `width` wide.
+    #[inline]
+    pub fn apply(self, column: u32, width: u32) -> u32 {
+        let column = if self.mirrored {
+            width - 1 - column
+        } else {
+            column
+        };
+        let turned = column + self.turn;
+        if turned >= width {
+            turned - width
+        } else {
+            turned
+        }
+    }
+
+    /// The column that the symmetry takes to `column`, on a board `width` wide.
+    #[inline]
+    pub fn undo(self, column: u32, width: u32) -> u32 {
+        let column = if column >= self.turn {
+            column - self.turn
+        } else {
+            column + width - self.turn
+        };
+        if self.mirrored {
+            width - 1 - column
+        } else {
+            column
+        }
+    }
 }
 
 /// Precomputed masks and line directions for one set of rules and one bit type.
@@ -53,9 +138,15 @@ pub struct Layout<B: Bits> {
     full: B,
     /// Cells on rows 1, 3, 5, ... counted from 1 at the bottom.
     odd_rows: B,
+    /// Every bit of the board, spare bits included: the ring a cylinder's bits rotate in.
+    used: B,
+    /// The number of those bits, `width * (height + 1)`.
+    bits: u32,
     /// Bit shifts of the line directions in which a line of k fits on this board.
     shifts: [u32; 4],
     directions: usize,
+    lines: Lines,
+    symmetries: Symmetries,
 }
 
 impl<B: Bits> Layout<B> {
@@ -66,6 +157,7 @@ impl<B: Bits> Layout<B> {
         }
         let (w, h, k) = (rules.width(), rules.height(), rules.k());
         let stride = h + 1;
+        let ring = rules.is_cylinder();
         let mut bottom = B::ZERO;
         let mut full = B::ZERO;
         let column = (B::ONE << h) - B::ONE;
@@ -73,13 +165,15 @@ impl<B: Bits> Layout<B> {
             bottom |= B::ONE << (c * stride);
             full |= column << (c * stride);
         }
-        // A direction is kept only if a line of k fits in it; this also keeps every shift used
-        // by line detection below the bit width (see `runs`).
+        // A direction is kept only if a line of k fits in it; on a flat board this also keeps
+        // every shift used by line detection below the bit width (see `runs`). On a cylinder a
+        // diagonal fits whenever the rows do: it may wind around, its cells in distinct rows.
+        let diagonal_fits = k <= h && (ring || k <= w);
         let candidates = [
             (1, k <= h),
             (stride, k <= w),
-            (h, k <= w && k <= h),
-            (h + 2, k <= w && k <= h),
+            (h, diagonal_fits),
+            (h + 2, diagonal_fits),
         ];
         let mut shifts = [0; 4];
         let mut directions = 0;
@@ -92,13 +186,34 @@ impl<B: Bits> Layout<B> {
         let odd_rows = (0..h)
             .step_by(2)
             .fold(B::ZERO, |rows, r| rows | (bottom << r));
+        let used = if w * stride == B::BITS {
+            !B::ZERO
+        } else {
+            (B::ONE << (w * stride)) - B::ONE
+        };
+        let lines = match (ring, k) {
+            (true, _) => Lines::Cylinder,
+            (false, 3) => Lines::Flat3,
+            (false, 4) => Lines::Flat4,
+            (false, 5) => Lines::Flat5,
+            (false, _) => Lines::Flat,
+        };
+        let symmetries = match (ring, w) {
+            (true, _) => Symmetries::Cylinder,
+            (false, 7) => Symmetries::FlatWidth7,
+            (false, _) => Symmetries::Flat,
+        };
         Some(Layout {
             rules,
             bottom,
             full,
             odd_rows,
+            used,
+            bits: w * stride,
             shifts,
             directions,
+            lines,
+            symmetries,
         })
     }
 
@@ -208,12 +323,59 @@ impl<B: Bits> Layout<B> {
         }
     }
 
-    /// Bits `y` such that `y, y+s, ..., y+(len-1)s` are all in `stones` (all bits for `len == 0`).
-    ///
-    /// Doubles the run length each step, so the cost is logarithmic in `len`. Every shift is at
-    /// most `(k - 1) * s`, which is below the bit width for the directions `new` keeps.
+    /// `bits` moved `by` places towards the higher bits: shifted on a flat board, rotated
+    /// within the board's bits on a cylinder (`ring`).
     #[inline(always)]
-    fn runs(stones: B, len: u32, s: u32) -> B {
+    fn up(&self, bits: B, by: u32, ring: bool) -> B {
+        if ring {
+            self.rotate(bits, by)
+        } else {
+            bits << by
+        }
+    }
+
+    /// `bits` moved `by` places towards the lower bits: shifted on a flat board, rotated
+    /// within the board's bits on a cylinder (`ring`).
+    #[inline(always)]
+    fn down(&self, bits: B, by: u32, ring: bool) -> B {
+        if ring {
+            self.rotate(bits, self.bits - self.reduce(by))
+        } else {
+            bits >> by
+        }
+    }
+
+    /// `by` modulo the board's bits: a line winding around a narrow cylinder steps further
+    /// than once around.
+    #[inline(always)]
+    fn reduce(&self, by: u32) -> u32 {
+        let mut by = by;
+        while by >= self.bits {
+            by -= self.bits;
+        }
+        by
+    }
+
+    /// `bits` rotated `by` places towards the higher bits within the board's bits (spare bits
+    /// included): whole columns move one place to the right per `height + 1` bits, the last
+    /// one to the first.
+    #[inline(always)]
+    fn rotate(&self, bits: B, by: u32) -> B {
+        let by = self.reduce(by);
+        if by == 0 {
+            return bits;
+        }
+        ((bits << by) | (bits >> (self.bits - by))) & self.used
+    }
+
+    /// Bits `y` such that `y, y+s, ..., y+(len-1)s` are all in `stones` (all bits for
+    /// `len == 0`), the steps taken around the cylinder when `ring`.
+    ///
+    /// Doubles the run length each step, so the cost is logarithmic in `len`. On a flat board
+    /// every shift is at most `(k - 1) * s`, which is below the bit width for the directions
+    /// `new` keeps; rotations take any step.
+    #[inline(always)]
+    fn runs(&self, stones: B, len: u32, s: u32, ring: bool) -> B {
         if len == 0 {
             return !B::ZERO;
         }
@@ -221,7 +383,7 @@ impl<B: Bits> Layout<B> {
         let mut have = 1;
         while have < len {
             let step = have.min(len - have);
-            r = r & (r >> (step * s));
+            r = r & self.down(r, step * s, ring);
             have += step;
         }
         r
@@ -230,14 +392,14 @@ impl<B: Bits> Layout<B> {
     /// Whether `stones` contain a line of k or more in any direction.
     #[inline]
     pub fn has_line(&self, stones: B) -> bool {
-        with_constant_k!(self.rules.k(), |k| self.has_line_of(stones, k))
+        with_lines!(self, |k, ring| self.has_line_of(stones, k, ring))
     }
 
     #[inline(always)]
-    fn has_line_of(&self, stones: B, k: u32) -> bool {
+    fn has_line_of(&self, stones: B, k: u32, ring: bool) -> bool {
         self.shifts[..self.directions]
             .iter()
-            .any(|&s| !Self::runs(stones, k, s).is_empty())
+            .any(|&s| !self.runs(stones, k, s, ring).is_empty())
     }
 
     /// Every cell of every k-long window (in any direction) whose cells all lie in `cells`.
@@ -246,16 +408,16 @@ impl<B: Bits> Layout<B> {
     /// player can still take part in a line.
     #[inline]
     pub fn window_cells(&self, cells: B) -> B {
-        with_constant_k!(self.rules.k(), |k| self.window_cells_of(cells, k))
+        with_lines!(self, |k, ring| self.window_cells_of(cells, k, ring))
     }
 
     #[inline(always)]
-    fn window_cells_of(&self, cells: B, k: u32) -> B {
+    fn window_cells_of(&self, cells: B, k: u32, ring: bool) -> B {
         let mut covered = B::ZERO;
         for &s in &self.shifts[..self.directions] {
-            let starts = Self::runs(cells, k, s) & self.full;
+            let starts = self.runs(cells, k, s, ring) & self.full;
             for i in 0..k {
-                covered |= starts << (i * s);
+                covered |= self.up(starts, i * s, ring);
             }
         }
         covered & self.full
@@ -266,21 +428,21 @@ impl<B: Bits> Layout<B> {
     /// Occupied cells are included when they qualify; callers mask with the empty cells they care about.
     #[inline]
     pub fn completing_cells(&self, stones: B) -> B {
-        with_constant_k!(self.rules.k(), |k| self.completing_cells_of(stones, k))
+        with_lines!(self, |k, ring| self.completing_cells_of(stones, k, ring))
     }
 
     #[inline(always)]
-    fn completing_cells_of(&self, stones: B, k: u32) -> B {
+    fn completing_cells_of(&self, stones: B, k: u32, ring: bool) -> B {
         let mut cells = B::ZERO;
         for &s in &self.shifts[..self.directions] {
             for below in 0..k {
                 let above = k - 1 - below;
                 // `below` stones at x-s, x-2s, ...; `above` stones at x+s, x+2s, ...
-                let low = Self::runs(stones, below, s) << (below * s);
+                let low = self.up(self.runs(stones, below, s, ring), below * s, ring);
                 let high = if above == 0 {
                     !B::ZERO
                 } else {
-                    Self::runs(stones, above, s) >> s
+                    self.down(self.runs(stones, above, s, ring), s, ring)
                 };
                 cells |= low & high;
             }
@@ -289,26 +451,31 @@ impl<B: Bits> Layout<B> {
     }
 
     /// Every cell of every line of k or more in `stones` that passes through `cell`.
+    ///
+    /// On a cylinder a line that wraps is reported as it lies: its cells in the last columns
+    /// and in the first ones.
     pub fn line_cells_through(&self, stones: B, cell: B) -> B {
         let k = self.rules.k();
+        let ring = self.rules.is_cylinder();
+        let stones = stones & self.full;
         let mut cells = B::ZERO;
         for &s in &self.shifts[..self.directions] {
             let mut segment = cell;
-            let mut probe = cell;
-            loop {
-                probe = probe >> s;
-                if (probe & stones).is_empty() {
-                    break;
+            // Each walk stops at a cell that is not a stone, or, around a cylinder whose whole
+            // row is stones, where it meets the segment again.
+            for backwards in [true, false] {
+                let mut probe = cell;
+                loop {
+                    probe = if backwards {
+                        self.down(probe, s, ring)
+                    } else {
+                        self.up(probe, s, ring)
+                    };
+                    if (probe & stones).is_empty() || !(probe & segment).is_empty() {
+                        break;
+                    }
+                    segment |= probe;
                 }
-                segment |= probe;
-            }
-            probe = cell;
-            loop {
-                probe = probe << s;
-                if (probe & stones & self.full).is_empty() {
-                    break;
-                }
-                segment |= probe;
             }
             if segment.count_ones() >= k {
                 cells |= segment;
@@ -336,6 +503,59 @@ impl<B: Bits> Layout<B> {
             out |= ((bits >> (c * stride)) & column) << ((w - 1 - c) * stride);
         }
         out
+    }
+
+    /// `bits` with every column moved `turn` places to the right around a cylinder (the last
+    /// ones to the first).
+    pub fn turn(&self, bits: B, turn: u32) -> B {
+        self.rotate(bits, turn * self.stride())
+    }
+
+    /// The smallest image of a key under the board's symmetries (see [`Symmetry`]), with the
+    /// symmetry that gives it: the key itself or its mirror image on a flat board, any of
+    /// those turned around a cylinder. The key must move with whole columns (each column's
+    /// part computed from that column alone), as a position's key does.
+    #[inline]
+    pub fn canonical(&self, key: B) -> (B, Symmetry) {
+        match self.symmetries {
+            Symmetries::FlatWidth7 => self.mirror_canonical(key, 7),
+            Symmetries::Flat => self.mirror_canonical(key, self.rules.width()),
+            Symmetries::Cylinder => self.ring_canonical(key),
+        }
+    }
+
+    #[inline(always)]
+    fn mirror_canonical(&self, key: B, w: u32) -> (B, Symmetry) {
+        let mirrored = self.mirror_of(key, w);
+        if mirrored < key {
+            (
+                mirrored,
+                Symmetry {
+                    mirrored: true,
+                    turn: 0,
+                },
+            )
+        } else {
+            (key, Symmetry::IDENTITY)
+        }
+    }
+
+    /// The smallest of the 2w images of a key on a cylinder: each turn of the key and of its
+    /// mirror image.
+    fn ring_canonical(&self, key: B) -> (B, Symmetry) {
+        let w = self.rules.width();
+        let stride = self.stride();
+        let mut best = (key, Symmetry::IDENTITY);
+        for (image, mirrored) in [(key, false), (self.mirror_of(key, w), true)] {
+            let mut turned = image;
+            for turn in 0..w {
+                if turned < best.0 {
+                    best = (turned, Symmetry { mirrored, turn });
+                }
+                turned = self.rotate(turned, stride);
+            }
+        }
+        best
     }
 }
 

@@ -161,7 +161,8 @@ fn bound_by_follow_up<B: Bits>(pos: &Position<B>, their_threats: B) -> Score {
 /// cells), the opponent the rest (its cells), each on top of a cell of the mover's.
 ///
 /// The opponent never completes a line:
-/// - not on the bottom row, by the pairing strategy;
+/// - not on the bottom row, by the pairing strategy (on a cylinder, one that guards the
+///   windows around the end of the row too: [`pairing::ring_reserved_cells_needed`]);
 /// - not across the bottom row and the row above it, when the opponent has no disc on the row
 ///   above it in a line of its discs, its cells and the empty bottom-row cells (the rest of
 ///   such a line's cells on that row are the mover's);
@@ -218,7 +219,12 @@ fn bound_by_delayed_take_even<B: Bits>(pos: &Position<B>) -> Score {
             };
         }
         let row = &row[..rules.width() as usize];
-        if pairing::reserved_cells_needed(row, rules.k() as usize, MINE) != Some(0) {
+        let needed = if rules.is_cylinder() {
+            pairing::ring_reserved_cells_needed(row, rules.k() as usize, MINE)
+        } else {
+            pairing::reserved_cells_needed(row, rules.k() as usize, MINE)
+        };
+        if needed != Some(0) {
             return Score::MAX;
         }
     }

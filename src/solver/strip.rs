@@ -68,9 +68,11 @@ impl StripSolver {
         }
     }
 
-    /// Whether the solver takes positions of `rules`: one-row boards of at most 64 cells.
+    /// Whether the solver takes positions of `rules`: flat one-row boards of at most 64
+    /// cells. The row of a cylinder is a ring, whose windows run around the end: it does not
+    /// fall into the intervals this solver searches.
     pub fn applies_to(rules: Rules) -> bool {
-        rules.height() == 1 && rules.width() <= MAX_WIDTH
+        rules.height() == 1 && !rules.is_cylinder() && rules.width() <= MAX_WIDTH
     }
 
     /// Reduced positions searched so far.

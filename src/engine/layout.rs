@@ -23,8 +23,8 @@ use super::bits::Bits;
 use super::outcome::Cell;
 use super::rules::Rules;
 
-/// Which line-scanning code a layout runs: the flat board's, with its own copy for each of
-/// the common line lengths (a literal k unrolls the scanning loops), or the cylinder's.
+/// Which line-scanning code a layout runs: the flat board's or the cylinder's, each with its
+/// own copy for the common line lengths (a literal k unrolls the scanning loops).
 ///
 /// Chosen once, when the layout is built. The one match on it picks the topology together
 /// with the copy for k, as the match on k alone did before cylinders: the flat board does no
@@ -35,34 +35,49 @@ enum Lines {
     Flat4,
     Flat5,
     Flat,
+    Cylinder3,
+    Cylinder4,
+    Cylinder5,
     Cylinder,
 }
 
-/// Evaluates `$body` with `$k` bound to the line length and `$ring` to whether the board is a
-/// cylinder, both literal constants where [`Lines`] allows, so that inlined code is
-/// specialised for them.
+/// Evaluates `$flat` on a flat board and `$ring` on a cylinder, with `$k` bound to the line
+/// length, a literal constant where [`Lines`] has a copy for it, so that inlined code is
+/// specialised for it.
 macro_rules! with_lines {
-    ($layout:expr, |$k:ident, $ring:ident| $body:expr) => {
+    ($layout:expr, |$k:ident| flat: $flat:expr, ring: $ring:expr) => {
         match $layout.lines {
             Lines::Flat3 => {
-                let ($k, $ring) = (3, false);
-                $body
+                let $k = 3;
+                $flat
             }
             Lines::Flat4 => {
-                let ($k, $ring) = (4, false);
-                $body
+                let $k = 4;
+                $flat
             }
             Lines::Flat5 => {
-                let ($k, $ring) = (5, false);
-                $body
+                let $k = 5;
+                $flat
             }
             Lines::Flat => {
-                let ($k, $ring) = ($layout.rules.k(), false);
-                $body
+                let $k = $layout.rules.k();
+                $flat
+            }
+            Lines::Cylinder3 => {
+                let $k = 3;
+                $ring
+            }
+            Lines::Cylinder4 => {
+                let $k = 4;
+                $ring
+            }
+            Lines::Cylinder5 => {
+                let $k = 5;
+                $ring
             }
             Lines::Cylinder => {
-                let ($k, $ring) = ($layout.rules.k(), true);
-                $body
+                let $k = $layout.rules.k();
+                $ring
             }
         }
     };
@@ -178,7 +193,11 @@ impl<B: Bits> Layout<B> {
         let mut shifts = [0; 4];
         let mut directions = 0;
         for (shift, fits) in candidates {
-            if fits {
+            // A cylinder steps by rotations, kept below the board's bits. The one step that
+            // comes to nothing is a row of a one-column cylinder, which exists for k = 1 only,
+            // where the column's own direction finds every line.
+            let shift = if ring { shift % (w * stride) } else { shift };
+            if fits && shift != 0 {
                 shifts[directions] = shift;
                 directions += 1;
             }
@@ -192,6 +211,9 @@ impl<B: Bits> Layout<B> {
             (B::ONE << (w * stride)) - B::ONE
         };
         let lines = match (ring, k) {
+            (true, 3) => Lines::Cylinder3,
+            (true, 4) => Lines::Cylinder4,
+            (true, 5) => Lines::Cylinder5,
             (true, _) => Lines::Cylinder,
             (false, 3) => Lines::Flat3,
             (false, 4) => Lines::Flat4,
@@ -323,59 +345,27 @@ impl<B: Bits> Layout<B> {
         }
     }
 
-    /// `bits` moved `by` places towards the higher bits: shifted on a flat board, rotated
-    /// within the board's bits on a cylinder (`ring`).
+    /// `bits` rotated `s` places towards the higher bits within the board's bits (spare bits
+    /// included), for `0 < s < width * (height + 1)`: a step of a line direction of a
+    /// cylinder (`new` keeps them in that range), or of one column to the right, the last
+    /// column to the first.
     #[inline(always)]
-    fn up(&self, bits: B, by: u32, ring: bool) -> B {
-        if ring {
-            self.rotate(bits, by)
-        } else {
-            bits << by
-        }
+    fn step_up(&self, bits: B, s: u32) -> B {
+        ((bits << s) | (bits >> (self.bits - s))) & self.used
     }
 
-    /// `bits` moved `by` places towards the lower bits: shifted on a flat board, rotated
-    /// within the board's bits on a cylinder (`ring`).
+    /// `bits` rotated `s` places towards the lower bits: [`Layout::step_up`] undone.
     #[inline(always)]
-    fn down(&self, bits: B, by: u32, ring: bool) -> B {
-        if ring {
-            self.rotate(bits, self.bits - self.reduce(by))
-        } else {
-            bits >> by
-        }
+    fn step_down(&self, bits: B, s: u32) -> B {
+        ((bits >> s) | (bits << (self.bits - s))) & self.used
     }
 
-    /// `by` modulo the board's bits: a line winding around a narrow cylinder steps further
-    /// than once around.
-    #[inline(always)]
-    fn reduce(&self, by: u32) -> u32 {
-        let mut by = by;
-        while by >= self.bits {
-            by -= self.bits;
-        }
-        by
-    }
-
-    /// `bits` rotated `by` places towards the higher bits within the board's bits (spare bits
-    /// included): whole columns move one place to the right per `height + 1` bits, the last
-    /// one to the first.
-    #[inline(always)]
-    fn rotate(&self, bits: B, by: u32) -> B {
-        let by = self.reduce(by);
-        if by == 0 {
-            return bits;
-        }
-        ((bits << by) | (bits >> (self.bits - by))) & self.used
-    }
-
-    /// Bits `y` such that `y, y+s, ..., y+(len-1)s` are all in `stones` (all bits for
-    /// `len == 0`), the steps taken around the cylinder when `ring`.
+    /// Bits `y` such that `y, y+s, ..., y+(len-1)s` are all in `stones` (all bits for `len == 0`).
     ///
-    /// Doubles the run length each step, so the cost is logarithmic in `len`. On a flat board
-    /// every shift is at most `(k - 1) * s`, which is below the bit width for the directions
-    /// `new` keeps; rotations take any step.
+    /// Doubles the run length each step, so the cost is logarithmic in `len`. Every shift is at
+    /// most `(k - 1) * s`, which is below the bit width for the directions `new` keeps.
     #[inline(always)]
-    fn runs(&self, stones: B, len: u32, s: u32, ring: bool) -> B {
+    fn runs(stones: B, len: u32, s: u32) -> B {
         if len == 0 {
             return !B::ZERO;
         }
@@ -383,8 +373,20 @@ impl<B: Bits> Layout<B> {
         let mut have = 1;
         while have < len {
             let step = have.min(len - have);
-            r = r & self.down(r, step * s, ring);
+            r = r & (r >> (step * s));
             have += step;
+        }
+        r
+    }
+
+    /// On a cylinder, the bits `y` such that `y, y+s, ..., y+(len-1)s` (around the ring) are
+    /// all in `stones`, for `len >= 1`: one step of `s` at a time, each a rotation by the same
+    /// amount.
+    #[inline(always)]
+    fn ring_runs(&self, stones: B, len: u32, s: u32) -> B {
+        let mut r = stones;
+        for _ in 1..len {
+            r = stones & self.step_down(r, s);
         }
         r
     }
@@ -392,14 +394,22 @@ impl<B: Bits> Layout<B> {
     /// Whether `stones` contain a line of k or more in any direction.
     #[inline]
     pub fn has_line(&self, stones: B) -> bool {
-        with_lines!(self, |k, ring| self.has_line_of(stones, k, ring))
+        with_lines!(self, |k| flat: self.has_line_of(stones, k), ring: self.ring_has_line_of(stones, k))
     }
 
     #[inline(always)]
-    fn has_line_of(&self, stones: B, k: u32, ring: bool) -> bool {
+    fn has_line_of(&self, stones: B, k: u32) -> bool {
         self.shifts[..self.directions]
             .iter()
-            .any(|&s| !self.runs(stones, k, s, ring).is_empty())
+            .any(|&s| !Self::runs(stones, k, s).is_empty())
+    }
+
+    #[inline(always)]
+    fn ring_has_line_of(&self, stones: B, k: u32) -> bool {
+        let stones = stones & self.full;
+        self.shifts[..self.directions]
+            .iter()
+            .any(|&s| !self.ring_runs(stones, k, s).is_empty())
     }
 
     /// Every cell of every k-long window (in any direction) whose cells all lie in `cells`.
@@ -408,16 +418,31 @@ impl<B: Bits> Layout<B> {
     /// player can still take part in a line.
     #[inline]
     pub fn window_cells(&self, cells: B) -> B {
-        with_lines!(self, |k, ring| self.window_cells_of(cells, k, ring))
+        with_lines!(self, |k| flat: self.window_cells_of(cells, k), ring: self.ring_window_cells_of(cells, k))
     }
 
     #[inline(always)]
-    fn window_cells_of(&self, cells: B, k: u32, ring: bool) -> B {
+    fn window_cells_of(&self, cells: B, k: u32) -> B {
         let mut covered = B::ZERO;
         for &s in &self.shifts[..self.directions] {
-            let starts = self.runs(cells, k, s, ring) & self.full;
+            let starts = Self::runs(cells, k, s) & self.full;
             for i in 0..k {
-                covered |= self.up(starts, i * s, ring);
+                covered |= starts << (i * s);
+            }
+        }
+        covered & self.full
+    }
+
+    #[inline(always)]
+    fn ring_window_cells_of(&self, cells: B, k: u32) -> B {
+        let cells = cells & self.full;
+        let mut covered = B::ZERO;
+        for &s in &self.shifts[..self.directions] {
+            let mut window = self.ring_runs(cells, k, s);
+            covered |= window;
+            for _ in 1..k {
+                window = self.step_up(window, s);
+                covered |= window;
             }
         }
         covered & self.full
@@ -428,23 +453,59 @@ impl<B: Bits> Layout<B> {
     /// Occupied cells are included when they qualify; callers mask with the empty cells they care about.
     #[inline]
     pub fn completing_cells(&self, stones: B) -> B {
-        with_lines!(self, |k, ring| self.completing_cells_of(stones, k, ring))
+        with_lines!(self, |k| flat: self.completing_cells_of(stones, k), ring: self.ring_completing_cells_of(stones, k))
     }
 
     #[inline(always)]
-    fn completing_cells_of(&self, stones: B, k: u32, ring: bool) -> B {
+    fn completing_cells_of(&self, stones: B, k: u32) -> B {
         let mut cells = B::ZERO;
         for &s in &self.shifts[..self.directions] {
             for below in 0..k {
                 let above = k - 1 - below;
                 // `below` stones at x-s, x-2s, ...; `above` stones at x+s, x+2s, ...
-                let low = self.up(self.runs(stones, below, s, ring), below * s, ring);
+                let low = Self::runs(stones, below, s) << (below * s);
                 let high = if above == 0 {
                     !B::ZERO
                 } else {
-                    self.down(self.runs(stones, above, s, ring), s, ring)
+                    Self::runs(stones, above, s) >> s
                 };
                 cells |= low & high;
+            }
+        }
+        cells & self.full
+    }
+
+    /// On a cylinder: with `low[j]` the cells that have stones at x-s, ..., x-js and `high[j]`
+    /// those with stones at x+s, ..., x+js (each one rotation from the one before), the cells
+    /// completing a line are those in some `low[j] & high[k-1-j]`.
+    #[inline(always)]
+    fn ring_completing_cells_of(&self, stones: B, k: u32) -> B {
+        /// Longest line whose `low` and `high` sets are kept; longer lines recompute `high`.
+        const KEPT: usize = 8;
+        let stones = stones & self.full;
+        let k = k as usize;
+        let mut cells = B::ZERO;
+        for &s in &self.shifts[..self.directions] {
+            if k <= KEPT {
+                let mut low = [!B::ZERO; KEPT];
+                let mut high = [!B::ZERO; KEPT];
+                for j in 1..k {
+                    low[j] = self.step_up(stones & low[j - 1], s);
+                    high[j] = self.step_down(stones & high[j - 1], s);
+                }
+                for j in 0..k {
+                    cells |= low[j] & high[k - 1 - j];
+                }
+            } else {
+                let mut low = !B::ZERO;
+                for j in 0..k {
+                    let mut high = !B::ZERO;
+                    for _ in 0..k - 1 - j {
+                        high = self.step_down(stones & high, s);
+                    }
+                    cells |= low & high;
+                    low = self.step_up(stones & low, s);
+                }
             }
         }
         cells & self.full
@@ -466,10 +527,11 @@ impl<B: Bits> Layout<B> {
             for backwards in [true, false] {
                 let mut probe = cell;
                 loop {
-                    probe = if backwards {
-                        self.down(probe, s, ring)
-                    } else {
-                        self.up(probe, s, ring)
+                    probe = match (backwards, ring) {
+                        (true, false) => probe >> s,
+                        (false, false) => probe << s,
+                        (true, true) => self.step_down(probe, s),
+                        (false, true) => self.step_up(probe, s),
                     };
                     if (probe & stones).is_empty() || !(probe & segment).is_empty() {
                         break;
@@ -503,12 +565,6 @@ impl<B: Bits> Layout<B> {
             out |= ((bits >> (c * stride)) & column) << ((w - 1 - c) * stride);
         }
         out
-    }
-
-    /// `bits` with every column moved `turn` places to the right around a cylinder (the last
-    /// ones to the first).
-    pub fn turn(&self, bits: B, turn: u32) -> B {
-        self.rotate(bits, turn * self.stride())
     }
 
     /// The smallest image of a key under the board's symmetries (see [`Symmetry`]), with the
@@ -546,13 +602,17 @@ impl<B: Bits> Layout<B> {
         let w = self.rules.width();
         let stride = self.stride();
         let mut best = (key, Symmetry::IDENTITY);
+        if w == 1 {
+            // One column: its own mirror image, and nothing to turn.
+            return best;
+        }
         for (image, mirrored) in [(key, false), (self.mirror_of(key, w), true)] {
             let mut turned = image;
             for turn in 0..w {
                 if turned < best.0 {
                     best = (turned, Symmetry { mirrored, turn });
                 }
-                turned = self.rotate(turned, stride);
+                turned = self.step_up(turned, stride);
             }
         }
         best

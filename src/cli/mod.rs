@@ -1,5 +1,6 @@
 //! Argument parsing and dispatch to one module per subcommand.
 
+mod annulus;
 mod arena;
 mod bench;
 mod board;
@@ -57,6 +58,8 @@ enum Command {
     Solve(solve::Args),
     Table1(table1::Args),
     Merge(table1::MergeArgs),
+    Annulus(annulus::Args),
+    AnnulusMerge(annulus::MergeArgs),
     Perft(perft::Args),
     Bench(bench::Args),
     Experiment(experiment::Args),
@@ -86,6 +89,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(args),
         Command::Table1(args) => table1::run(args),
         Command::Merge(args) => table1::merge(args),
+        Command::Annulus(args) => annulus::run(args),
+        Command::AnnulusMerge(args) => annulus::merge(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Experiment(args) => experiment::run(args),

@@ -67,14 +67,14 @@ pub struct Shard {
 }
 
 impl Shard {
-    /// The boards of this shard: every `count`-th board of the fixed order, starting at `index`.
-    /// Interleaving spreads the large boards evenly over the shards.
-    pub fn select(&self, boards: &[Board]) -> Vec<Board> {
-        boards
+    /// The items (boards) of this shard: every `count`-th item of the fixed order, starting at
+    /// `index`. Interleaving spreads the large boards evenly over the shards.
+    pub fn select<T: Clone>(&self, items: &[T]) -> Vec<T> {
+        items
             .iter()
             .enumerate()
             .filter(|(i, _)| *i as u32 % self.count == self.index - 1)
-            .map(|(_, b)| *b)
+            .map(|(_, item)| item.clone())
             .collect()
     }
 }

@@ -4,19 +4,37 @@
 use std::path::Path;
 
 use super::case::{Case, CaseRow};
+use crate::engine::rules::Topology;
 use crate::experiment::export::ExportError;
 use crate::experiment::export::csv::write_all;
 use crate::experiment::export::markdown::Document;
 
-/// The one-line verdict over `rows` of `cases`: checks, claims, holds and fails.
+/// Whether `row` refutes a claim: it failed, and its case is a claim, not an exploration.
+pub fn fails_a_claim(cases: &[Case], row: &CaseRow) -> bool {
+    !row.holds && cases.iter().any(|c| c.id == row.case && !c.explore)
+}
+
+/// The one-line verdict over `rows` of `cases`: checks, claims, holds and fails (and the
+/// refutations found by explorations, which are no failures).
 pub fn summary(cases: &[Case], rows: &[CaseRow]) -> String {
-    let failures = rows.iter().filter(|r| !r.holds).count();
-    format!(
+    let failures = rows.iter().filter(|r| fails_a_claim(cases, r)).count();
+    let refuted = rows.iter().filter(|r| !r.holds).count() - failures;
+    let explorations = cases.iter().filter(|c| c.explore).count();
+    let mut line = format!(
         "{} checks over {} claims: {} hold, {failures} fail.",
         rows.len(),
-        cases.len(),
-        rows.len() - failures
-    )
+        cases.len() - explorations,
+        rows.len() - failures - refuted
+    );
+    if explorations > 0 {
+        line = format!(
+            "{} checks over {} claims and {explorations} explorations: {} hold, {failures} fail; the explorations were refuted on {refuted} boards.",
+            rows.len(),
+            cases.len() - explorations,
+            rows.len() - failures - refuted
+        );
+    }
+    line
 }
 
 /// The Markdown summary: one line per claim with its boards, holds, fails and the first
@@ -49,10 +67,19 @@ fn markdown(cases: &[Case], rows: &[CaseRow]) -> Document {
                     r.refutation.as_deref().unwrap_or("")
                 )
             });
+            let on_cylinders = match case.topology {
+                Topology::Flat => "",
+                Topology::Cylinder => ", cylinders",
+            };
+            let exploration = if case.explore {
+                " (exploration, not a claim)"
+            } else {
+                ""
+            };
             vec![
-                case.claim.clone(),
+                format!("{}{exploration}", case.claim),
                 format!(
-                    "{} (k {}..{}, w*h <= {})",
+                    "{} (k {}..{}, w*h <= {}{on_cylinders})",
                     of_case.len(),
                     case.k.0,
                     case.k.1,

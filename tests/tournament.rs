@@ -21,7 +21,16 @@ fn run(threads: usize, seed: u64, games: u64) -> Tournament {
         .unwrap();
     pool.install(|| {
         let fixtures = report::schedule(rules, &players).unwrap();
-        report::play(rules, &players, &fixtures, games, seed, || {}).unwrap()
+        report::play(
+            rules,
+            &players,
+            &fixtures,
+            games,
+            seed,
+            || {},
+            |_| Ok::<(), report::TournamentError>(()),
+        )
+        .unwrap()
     })
 }
 
@@ -89,7 +98,7 @@ fn bad_tournament_options_exit_with_status_two() {
         ),
         (
             &["--players", "hard,easy", "--games", "0"][..],
-            "no games to play",
+            "0 is not in 1..=1000000000",
         ),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_connectk"))

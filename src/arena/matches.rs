@@ -3,7 +3,8 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::engine::outcome::{GameResult, Player, Reason};
+use crate::analysis::GameState;
+use crate::engine::outcome::{GameResult, Player};
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
 use crate::strategy::{Game, StrategyError};
@@ -13,6 +14,14 @@ use super::PlayerName;
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameRecord {
+    /// `normal` or `misere`.
+    pub rules: &'static str,
+    /// Line length.
+    pub k: u32,
+    /// Board width.
+    pub width: u32,
+    /// Board height.
+    pub height: u32,
     /// The first player's name.
     pub p1: &'static str,
     /// The second player's name.
@@ -27,6 +36,52 @@ pub struct GameRecord {
     pub reason: &'static str,
     /// Plies played.
     pub length: u32,
+    /// The cells of the completed line, as `column:row` from 0 at the bottom left,
+    /// space-separated (empty for a full board).
+    pub winning_cells: String,
+    /// The same cells as flat indices `row * width + column` with row 0 at the top, as the
+    /// game service of seed 002 numbers them, space-separated.
+    pub winning_indices: String,
+}
+
+impl GameRecord {
+    /// The record of a finished game between `p1` and `p2` played with `seed`, which reached
+    /// `pos` by `moves`.
+    ///
+    /// # Panics
+    /// If the game is not over.
+    fn of(
+        p1: PlayerName,
+        p2: PlayerName,
+        seed: u64,
+        pos: &Position,
+        moves: &[Column],
+    ) -> GameRecord {
+        let rules = pos.rules();
+        let state = GameState::of(pos, &crate::engine::notation::format(rules, moves));
+        let joined = |items: Vec<String>| items.join(" ");
+        GameRecord {
+            rules: state.rules,
+            k: state.k,
+            width: state.width,
+            height: state.height,
+            p1: p1.as_str(),
+            p2: p2.as_str(),
+            seed,
+            outcome: state.winner.expect("the game is over"),
+            reason: state.reason.expect("the game is over"),
+            length: state.plies,
+            winning_cells: joined(
+                state
+                    .winning_cells
+                    .iter()
+                    .map(|[c, r]| format!("{c}:{r}"))
+                    .collect(),
+            ),
+            winning_indices: joined(state.winning_indices.iter().map(u32::to_string).collect()),
+            moves: state.moves,
+        }
+    }
 }
 
 /// Why a game could not be played.
@@ -108,23 +163,49 @@ pub fn play_game(
         pos.play(column).expect("checked move");
         moves.push(column);
     }
-    let outcome = pos.outcome().expect("game over");
-    Ok(GameRecord {
-        p1: p1.as_str(),
-        p2: p2.as_str(),
-        seed,
-        moves: crate::engine::notation::format(rules, &moves),
-        outcome: outcome.result.label(),
-        reason: match outcome.reason {
-            Reason::Line { .. } => "line",
-            Reason::BoardFull => "board-full",
-        },
-        length: pos.plies(),
-    })
+    Ok(GameRecord::of(p1, p2, seed, &pos, &moves))
 }
 
-/// Plays `games` games in parallel; game `i` uses [`game_seed`]`(seed, i)`. The records come
-/// back in game order, identical whatever the number of threads.
+/// Games played in parallel between two deliveries to the sink of [`play_games`]: enough to
+/// keep every core busy, few enough that memory stays small however many games are asked for.
+const BATCH: u64 = 1024;
+
+/// Plays `games` games in parallel, game `i` with [`game_seed`]`(seed, i)`, and hands each
+/// record to `sink` in game order (identical whatever the number of threads), a batch at a
+/// time, so that any number of games runs in bounded memory. `done` is called after each game.
+///
+/// # Errors
+/// The first [`MatchError`] in game order, or the first error of `sink`; the games after it
+/// are not played.
+pub fn play_games<E: From<MatchError>>(
+    rules: Rules,
+    p1: PlayerName,
+    p2: PlayerName,
+    games: u64,
+    seed: u64,
+    done: impl Fn() + Sync,
+    mut sink: impl FnMut(GameRecord) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut start = 0;
+    while start < games {
+        let end = games.min(start.saturating_add(BATCH));
+        let batch: Vec<GameRecord> = (start..end)
+            .into_par_iter()
+            .map(|i| {
+                let record = play_game(rules, p1, p2, game_seed(seed, i));
+                done();
+                record
+            })
+            .collect::<Result<_, MatchError>>()?;
+        for record in batch {
+            sink(record)?;
+        }
+        start = end;
+    }
+    Ok(())
+}
+
+/// Every record of [`play_games`], in game order.
 ///
 /// # Errors
 /// The first [`MatchError`] in game order.
@@ -136,14 +217,12 @@ pub fn play_match(
     seed: u64,
     done: impl Fn() + Sync,
 ) -> Result<Vec<GameRecord>, MatchError> {
-    (0..games)
-        .into_par_iter()
-        .map(|i| {
-            let record = play_game(rules, p1, p2, game_seed(seed, i));
-            done();
-            record
-        })
-        .collect()
+    let mut records = Vec::new();
+    play_games(rules, p1, p2, games, seed, done, |record| {
+        records.push(record);
+        Ok::<(), MatchError>(())
+    })?;
+    Ok(records)
 }
 
 /// Counts of a match from P1's side.
@@ -166,15 +245,20 @@ impl Tally {
     pub fn of(records: &[GameRecord]) -> Tally {
         let mut t = Tally::default();
         for r in records {
-            match GameResult::from_label(r.outcome) {
-                Some(GameResult::Win(Player::P1)) => t.p1_wins += 1,
-                Some(GameResult::Win(Player::P2)) => t.p2_wins += 1,
-                _ => t.draws += 1,
-            }
-            t.plies += r.length as u64;
-            t.longest = t.longest.max(r.length);
+            t.add(r);
         }
         t
+    }
+
+    /// Counts one more game.
+    pub fn add(&mut self, record: &GameRecord) {
+        match GameResult::from_label(record.outcome) {
+            Some(GameResult::Win(Player::P1)) => self.p1_wins += 1,
+            Some(GameResult::Win(Player::P2)) => self.p2_wins += 1,
+            _ => self.draws += 1,
+        }
+        self.plies += u64::from(record.length);
+        self.longest = self.longest.max(record.length);
     }
 
     /// Games counted.

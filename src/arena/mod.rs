@@ -18,7 +18,8 @@ use crate::strategy::{Strategy, StrategyError, StrategyName, UnknownName};
 
 pub use bots::{Level, Perfect, Random, RuleBot, blocking_moves, winning_moves};
 pub use matches::{
-    GameRecord, MatchError, Standing, Tally, check_pairing, game_seed, play_game, play_match,
+    GameRecord, MatchError, Standing, Tally, check_pairing, game_seed, play_game, play_games,
+    play_match,
 };
 pub use stats::wilson;
 

@@ -49,6 +49,10 @@ pub struct Args {
     /// listed as not solved, kept out of annulus.csv, and tried again by a rerun.
     #[arg(long, default_value_t = 1_000_000_000, value_name = "NODES")]
     weak_nodes: u64,
+    /// Start no board after this many minutes (boards run smallest first); the rest are listed
+    /// as not solved and taken by a rerun.
+    #[arg(long, value_name = "MINUTES")]
+    minutes: Option<u64>,
 }
 
 /// Join the CSV files of `annulus --shard` runs into the outputs of one run (annulus.csv,
@@ -71,6 +75,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.k_max
         );
     }
+    if args.max_cells == 0 {
+        anyhow::bail!("--max-cells 0 selects no board: use at least 1");
+    }
+    super::check_memory("--table-mb", args.table_mb, super::workers(args.threads))?;
     super::in_worker_pool(args.threads, || solve(&args))
 }
 
@@ -93,7 +101,7 @@ fn solve(args: &Args) -> anyhow::Result<ExitCode> {
         None => args.out.join("annulus.csv"),
     };
     let (store, resume) = Store::open_for(&csv, &boards)?;
-    eprintln!(
+    errln!(
         "{} cylinder boards (k {}..{}, width*height <= {}, both rule sets): {resume}",
         boards.len(),
         args.k_min,
@@ -106,9 +114,12 @@ fn solve(args: &Args) -> anyhow::Result<ExitCode> {
         table: args.table_mb,
         strong_nodes: args.strong_nodes,
         weak_nodes: args.weak_nodes,
+        deadline: args
+            .minutes
+            .map(|m| start + std::time::Duration::from_secs(m * 60)),
     };
     let unsolved = annulus::run(&boards, &store, effort, |board, row| {
-        let verdict = row.map_or("node limits reached".to_string(), |r| {
+        let verdict = row.map_or("given up".to_string(), |r| {
             format!("{} ({})", r.outcome, r.depth)
         });
         bar.set_message(format!(
@@ -118,7 +129,7 @@ fn solve(args: &Args) -> anyhow::Result<ExitCode> {
         bar.inc(1);
     })?;
     bar.finish_and_clear();
-    eprintln!(
+    errln!(
         "solved {} of {} boards in {:.1} s",
         resume.pending() - unsolved.len(),
         resume.pending(),
@@ -126,22 +137,24 @@ fn solve(args: &Args) -> anyhow::Result<ExitCode> {
     );
     if args.shard.is_none() {
         publish(&args.out, store.rows()?, grid)?;
+        super::record_run(&args.out, start)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn publish(dir: &Path, mut rows: Vec<Row>, grid: Grid) -> anyhow::Result<()> {
     let unsolved = annulus::missing(grid, &rows)?;
-    let summary = annulus::publish(dir, &mut rows, &unsolved)?;
-    println!("{summary}");
-    println!(
-        "wrote {0}/annulus.csv, {0}/annulus.md and {0}/annulus-*-k*.svg",
+    let summary = annulus::publish(dir, &mut rows, &unsolved, &super::command_line())?;
+    outln!("{summary}");
+    outln!(
+        "wrote {0}/annulus.csv, {0}/annulus.md, {0}/annulus-*-k*.svg and {0}/run.json",
         dir.display()
     );
     Ok(())
 }
 
 pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
     let mut rows: Vec<Row> = Vec::new();
     for file in &args.files {
         if !file.exists() {
@@ -155,5 +168,6 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     }
     let grid = annulus::grid_of(&rows);
     publish(&args.out, rows, grid)?;
+    super::record_run(&args.out, start)?;
     Ok(ExitCode::SUCCESS)
 }

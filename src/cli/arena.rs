@@ -3,15 +3,16 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use connectk::arena::{GameRecord, PlayerName, Standing, Tally, check_pairing, play_match, wilson};
-use connectk::experiment::export::csv::write_all;
+use connectk::arena::{PlayerName, Standing, Tally, check_pairing, play_games, wilson};
+use connectk::experiment::export::csv::RowWriter;
 
 use super::board::BoardArgs;
 
 /// Play N games between two players in parallel and report wins, draws and losses with 95%
 /// Wilson intervals and game lengths. Players: the bots (random, easy, medium, hard, perfect)
 /// and the paper's strategies where they apply. Game i is seeded from --seed and i, so results
-/// do not depend on the number of threads.
+/// do not depend on the number of threads. Games run in batches, so any number of them runs in
+/// bounded memory. Exit status: 0 when played, 2 for bad input.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -22,8 +23,8 @@ pub struct Args {
     /// The second player.
     #[arg(long, value_enum)]
     p2: PlayerName,
-    /// Number of games (with --swap: of openings, each played twice).
-    #[arg(long, default_value_t = 100)]
+    /// Number of games, 1 to 1,000,000,000 (with --swap: of openings, each played twice).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
     games: u64,
     /// Seed of the match.
     #[arg(long, default_value_t = 1)]
@@ -32,10 +33,19 @@ pub struct Args {
     /// per player as well as per side.
     #[arg(long)]
     swap: bool,
-    /// Write one CSV row per game (p1, p2, seed, moves, outcome, reason, length) to FILE.
+    /// Write one CSV row per game to FILE: rules, k, width, height, p1, p2, seed, moves,
+    /// outcome, reason (`line` or `board-full`), length, winning_cells (`column:row` from 0 at
+    /// the bottom left) and winning_indices (`row * width + column`, row 0 at the top).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Worker threads (default: one per core; results do not depend on it).
+    #[arg(long)]
+    threads: Option<usize>,
 }
+
+/// The most games one pairing plays: a billion games of the fastest bots already take hours on
+/// two cores.
+pub const MAX_GAMES: u64 = 1_000_000_000;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
@@ -46,20 +56,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for &(p1, p2) in &pairings {
         check_pairing(rules, p1, p2)?;
     }
+    let mut out = args.out.as_deref().map(RowWriter::create).transpose()?;
     let bar = super::progress::bar(pairings.len() as u64 * args.games, "games")?;
-    let mut played: Vec<(PlayerName, PlayerName, Vec<GameRecord>)> = Vec::new();
+    let mut played: Vec<(PlayerName, PlayerName, Tally)> = Vec::new();
     for (p1, p2) in pairings {
-        let records = play_match(rules, p1, p2, args.games, args.seed, || bar.inc(1))?;
-        played.push((p1, p2, records));
+        let mut tally = Tally::default();
+        super::in_worker_pool(args.threads, || {
+            play_games(
+                rules,
+                p1,
+                p2,
+                args.games,
+                args.seed,
+                || bar.inc(1),
+                |record| {
+                    tally.add(&record);
+                    if let Some(out) = out.as_mut() {
+                        out.write(&record)?;
+                    }
+                    anyhow::Ok(())
+                },
+            )
+        })?;
+        played.push((p1, p2, tally));
     }
     bar.finish_and_clear();
-    if let Some(path) = &args.out {
-        let records: Vec<&GameRecord> = played.iter().flat_map(|(_, _, r)| r).collect();
-        write_all(path, &records)?;
+    if let Some(out) = out {
+        out.finish()?;
     }
-    for (p1, p2, records) in &played {
-        let t = Tally::of(records);
-        println!(
+    for (p1, p2, t) in &played {
+        outln!(
             "{rules}: {p1} (P1) vs {p2} (P2), {} games, seed {}",
             t.games(),
             args.seed
@@ -71,16 +97,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 (format!("P2 {p2} wins"), t.p2_wins),
             ],
             t.games(),
-        );
-        println!(
+        )?;
+        outln!(
             "  game length: mean {:.1}, max {}",
             t.mean_length(),
             t.longest
         );
     }
     if let [(a, b, first), (_, _, second)] = played.as_slice() {
-        let standing = Standing::as_p1(&Tally::of(first)) + Standing::as_p2(&Tally::of(second));
-        println!(
+        let standing = Standing::as_p1(first) + Standing::as_p2(second);
+        outln!(
             "per player, both colours: {a} vs {b}, {} games",
             standing.games()
         );
@@ -91,21 +117,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 (format!("{b} wins"), standing.losses),
             ],
             standing.games(),
-        );
-        println!("  {a} scores {:.1}%", 100.0 * standing.score());
+        )?;
+        outln!("  {a} scores {:.1}%", 100.0 * standing.score());
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// One line per count: the count, its share of `games` and its 95% Wilson interval.
-fn print_counts(counts: &[(String, u64)], games: u64) {
+fn print_counts(counts: &[(String, u64)], games: u64) -> std::io::Result<()> {
     for (label, count) in counts {
         let (low, high) = wilson(*count, games);
-        println!(
+        outln!(
             "  {label:<28} {count:>6}  {:>5.1}%  (95% CI {:.1}-{:.1}%)",
             100.0 * *count as f64 / games.max(1) as f64,
             100.0 * low,
             100.0 * high
         );
     }
+    Ok(())
 }

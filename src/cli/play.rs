@@ -52,44 +52,44 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut bot = args.opponent.build(rules, me.other(), seed)?;
     let name = args.opponent.as_str();
-    println!(
+    outln!(
         "{rules}: you play {} ({me}), {name} plays {} ({}); seed {seed}",
         me.symbol(),
         me.other().symbol(),
         me.other()
     );
-    println!("Type a column number (1-{}), hint or quit.", rules.width());
+    outln!("Type a column number (1-{}), hint or quit.", rules.width());
     let stdin = std::io::stdin();
     let echo = !stdin.is_terminal();
     let mut lines = stdin.lock().lines();
     let mut solver = Solver::new(Mib(64));
     let mut pos = Position::new(rules);
     let mut moves: Vec<Column> = Vec::new();
-    print!("{}", pos.diagram());
+    out!("{}", pos.diagram());
     while !pos.is_over() {
         let column = if pos.to_move() == me {
-            print!("your move ({}): ", me.symbol());
+            out!("your move ({}): ", me.symbol());
             std::io::stdout().flush()?;
             let Some(line) = lines.next().transpose()? else {
-                println!();
-                eprintln!("input ended before the game was over");
+                outln!();
+                errln!("input ended before the game was over");
                 return Ok(ExitCode::FAILURE);
             };
             if echo {
-                println!("{}", line.trim_end());
+                outln!("{}", line.trim_end());
             }
             match human::parse_command(&line, &pos) {
                 Ok(Command::Play(column)) => column,
                 Ok(Command::Hint) => {
-                    print_hints(&pos, &mut solver);
+                    print_hints(&pos, &mut solver)?;
                     continue;
                 }
                 Ok(Command::Quit) => {
-                    println!("you quit after {} plies", pos.plies());
+                    outln!("you quit after {} plies", pos.plies());
                     return Ok(ExitCode::SUCCESS);
                 }
                 Err(e) => {
-                    println!("refused: {e}");
+                    outln!("refused: {e}");
                     continue;
                 }
             }
@@ -100,16 +100,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             };
             let column = bot.choose(game)?;
             pos.check_move(column)?;
-            println!("{name} plays column {column}");
+            outln!("{name} plays column {column}");
             column
         };
         pos.play(column)?;
         moves.push(column);
-        print!("{}", pos.diagram());
+        out!("{}", pos.diagram());
     }
     let outcome = pos.outcome().expect("the game is over");
-    println!("game over: {outcome}");
-    println!(
+    outln!("game over: {outcome}");
+    outln!(
         "{}",
         match outcome.result {
             GameResult::Win(p) if p == me => "you win".to_string(),
@@ -121,11 +121,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Prints the solver's value of every column for the side to move, or why there is none.
-fn print_hints(pos: &Position, solver: &mut Solver) {
+fn print_hints(pos: &Position, solver: &mut Solver) -> std::io::Result<()> {
     match human::hints(pos, solver) {
-        Err(e) => println!("no hint: {e}"),
+        Err(e) => outln!("no hint: {e}"),
         Ok(values) => {
-            println!("hint (perfect play from here, plies counted from your move):");
+            outln!("hint (perfect play from here, plies counted from your move):");
             for index in 0..pos.rules().width() {
                 let column = Column::new(index);
                 let text = values
@@ -134,8 +134,9 @@ fn print_hints(pos: &Position, solver: &mut Solver) {
                     .map_or("full".to_string(), |m| {
                         human::describe(pos.to_move(), m.value)
                     });
-                println!("  column {column}: {text}");
+                outln!("  column {column}: {text}");
             }
         }
     }
+    Ok(())
 }

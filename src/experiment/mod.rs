@@ -6,6 +6,8 @@ pub mod annulus;
 pub mod bench;
 pub mod export;
 pub mod paper_checks;
+pub mod provenance;
+pub mod sizes;
 pub mod store;
 pub mod table1;
 pub mod tournament;

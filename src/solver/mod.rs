@@ -234,6 +234,8 @@ impl Solver {
 
     fn backend(&mut self, rules: Rules) -> &mut Backend {
         if self.backend.as_ref().map(|(r, _)| *r) != Some(rules) {
+            // Free the old table first, so that a change of rules never holds two.
+            self.backend = None;
             // Tiny boards have few positions: no need for a huge table.
             let positions_bound = 3f64.powi(rules.cells() as i32) * 16.0;
             let bytes = (self.table_bytes as f64).min(positions_bound) as usize;

@@ -81,6 +81,8 @@ pub struct Effort {
     pub strong_nodes: u64,
     /// Nodes the outcome-only solve, tried after the exact one gives up, may take.
     pub weak_nodes: u64,
+    /// No board is started after this moment: the rest are given up, for a rerun to take.
+    pub deadline: Option<Instant>,
 }
 
 /// Solves one board from the empty position: exactly when that takes at most
@@ -121,10 +123,12 @@ pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
     })
 }
 
-/// Solves every board of `boards` not yet in `store`, in parallel, largest first, appending
-/// each row to the store as soon as it is solved; `done` is called after each board (with
-/// `None` for a board given up at the node limits). Returns the boards given up, which stay
-/// out of the store so that a rerun with larger limits tries them again.
+/// Solves every board of `boards` not yet in `store`, in parallel, smallest first (so that a
+/// run stopped by its deadline holds every board up to some size), appending each row to the
+/// store as soon as it is solved; `done` is called after each board (with `None` for a board
+/// given up at the node limits or not started before the deadline). Returns the boards given
+/// up, which stay out of the store so that a rerun (with larger limits, or more time) tries
+/// them again.
 ///
 /// # Errors
 /// [`ExportError`] when a row cannot be written.
@@ -139,20 +143,23 @@ pub fn run(
         .copied()
         .filter(|b| !store.contains(b))
         .collect();
-    pending.sort_by_key(|b| std::cmp::Reverse((b.width * b.height, b.k)));
+    pending.sort_by_key(|b| (b.width * b.height, b.k));
+    let late = || effort.deadline.is_some_and(|d| Instant::now() >= d);
     let given_up = pending
         .par_iter()
-        .map(|&board| match solve_board(board, effort) {
-            Some(row) => {
-                store.append(&row)?;
-                done(board, Some(&row));
-                Ok(None)
-            }
-            None => {
-                done(board, None);
-                Ok(Some(board))
-            }
-        })
+        .map(
+            |&board| match (!late()).then(|| solve_board(board, effort)).flatten() {
+                Some(row) => {
+                    store.append(&row)?;
+                    done(board, Some(&row));
+                    Ok(None)
+                }
+                None => {
+                    done(board, None);
+                    Ok(Some(board))
+                }
+            },
+        )
         .collect::<Result<Vec<Option<Board>>, ExportError>>()?;
     Ok(given_up.into_iter().flatten().collect())
 }
@@ -185,10 +192,15 @@ pub fn grid_of(rows: &[Row]) -> Grid {
 ///
 /// # Errors
 /// [`ExportError`] when a file cannot be written.
-pub fn publish(dir: &Path, rows: &mut [Row], unsolved: &[Board]) -> Result<String, ExportError> {
+pub fn publish(
+    dir: &Path,
+    rows: &mut [Row],
+    unsolved: &[Board],
+    command: &str,
+) -> Result<String, ExportError> {
     rows.sort_by_key(|r| (r.k, r.width, r.height, r.rules.clone()));
     write_all(&dir.join("annulus.csv"), rows)?;
-    let markdown = report::markdown(rows, unsolved);
+    let markdown = report::markdown(rows, unsolved, command);
     markdown.document.write(&dir.join("annulus.md"))?;
     let mut maps: Vec<(Variant, u32)> = rows.iter().map(|r| (r.variant(), r.k)).collect();
     maps.sort_by_key(|&(variant, k)| (variant.name(), k));
@@ -213,6 +225,7 @@ mod tests {
             table: Mib(1),
             strong_nodes,
             weak_nodes: u64::MAX,
+            deadline: None,
         }
     }
 
@@ -247,5 +260,34 @@ mod tests {
         assert_eq!(weak.outcome, exact.outcome);
         assert_eq!(exact.flat_table1.as_deref(), Some("P2"));
         assert_eq!(exact.topology, "cylinder");
+    }
+
+    /// A run past its deadline starts no board: every pending board comes back given up and
+    /// the store stays empty, so a rerun takes them all; without a deadline the same run
+    /// solves them smallest first.
+    #[test]
+    fn a_run_past_its_deadline_gives_every_board_back() {
+        let grid = Grid {
+            k_min: 3,
+            k_max: 3,
+            max_cells: 4,
+        };
+        let all = boards(grid).unwrap();
+        let dir = std::env::temp_dir().join(format!("connectk-annulus-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let csv = dir.join("annulus.csv");
+        let _ = std::fs::remove_file(&csv);
+        let (store, _) = Store::open_for(&csv, &all).unwrap();
+        let late = Effort {
+            deadline: Some(Instant::now()),
+            ..effort(u64::MAX)
+        };
+        let given_up = run(&all, &store, late, |_, _| {}).unwrap();
+        assert_eq!(given_up.len(), all.len());
+        assert!(store.rows().unwrap().is_empty());
+        let given_up = run(&all, &store, effort(u64::MAX), |_, _| {}).unwrap();
+        assert!(given_up.is_empty());
+        assert_eq!(store.rows().unwrap().len(), all.len());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

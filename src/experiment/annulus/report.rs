@@ -8,6 +8,7 @@ use super::patterns::{Pattern, patterns};
 use super::row::Row;
 use crate::engine::rules::Variant;
 use crate::experiment::export::markdown::Document;
+use crate::experiment::provenance::written_by;
 use crate::solver::Depth;
 
 /// A rendered report.
@@ -89,8 +90,8 @@ fn pattern_line(pattern: &Pattern<'_>) -> String {
 }
 
 /// Renders `rows` (sorted by k, width, height, rules) and the boards left `unsolved` at the
-/// node limits.
-pub fn markdown(rows: &[Row], unsolved: &[Board]) -> Markdown {
+/// node limits, as written by `command`.
+pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Markdown {
     let weak = rows.iter().filter(|r| r.depth() == Depth::Weak).count();
     let misere: Vec<&Row> = rows
         .iter()
@@ -118,8 +119,8 @@ pub fn markdown(rows: &[Row], unsolved: &[Board]) -> Markdown {
     }
 
     let mut doc = Document::new("Connect-k on an annulus: cylinder boards against Table I");
-    doc.paragraph(&summary).paragraph(
-        "Written by `connectk annulus`; one row per board in `annulus.csv`. On a cylinder \
+    doc.paragraph(&summary).paragraph(&format!(
+        "{}; one row per board in `annulus.csv`. On a cylinder \
          column w is next to column 1: a line is k distinct cells in a row, a column or a \
          diagonal with the column taken modulo w, so a row of k exists only for k <= w, while \
          a diagonal may wind around a cylinder narrower than k. Remoteness is the number of \
@@ -127,7 +128,8 @@ pub fn markdown(rows: &[Row], unsolved: &[Board]) -> Markdown {
          draw, the number of cells). Boards whose exact solve passed its node limit have their \
          outcome only, marked (weak). Table I gives the outcome of the flat board of the same \
          size under misère rules.",
-    );
+        written_by(command)
+    ));
     let mut by_key: BTreeMap<(u32, &str), Vec<&Row>> = BTreeMap::new();
     for row in rows {
         by_key

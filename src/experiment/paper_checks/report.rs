@@ -8,6 +8,7 @@ use crate::engine::rules::Topology;
 use crate::experiment::export::ExportError;
 use crate::experiment::export::csv::write_all;
 use crate::experiment::export::markdown::Document;
+use crate::experiment::provenance::written_by;
 
 /// Whether `row` refutes a claim: it failed, and its case is a claim, not an exploration.
 pub fn fails_a_claim(cases: &[Case], row: &CaseRow) -> bool {
@@ -39,12 +40,12 @@ pub fn summary(cases: &[Case], rows: &[CaseRow]) -> String {
 
 /// The Markdown summary: one line per claim with its boards, holds, fails and the first
 /// refutation, then the verdict.
-fn markdown(cases: &[Case], rows: &[CaseRow]) -> Document {
+fn markdown(cases: &[Case], rows: &[CaseRow], command: &str) -> Document {
     let mut doc = Document::new("The paper's claims, checked");
-    doc.paragraph(
-        "Written by `connectk paper-check` from `paper-checks/claims.json`; one row per board in \
-         `paper-checks.csv`.",
-    );
+    doc.paragraph(&format!(
+        "{}; one row per board in `paper-checks.csv`.",
+        written_by(command)
+    ));
     doc.table(
         &[
             "claim",
@@ -56,17 +57,7 @@ fn markdown(cases: &[Case], rows: &[CaseRow]) -> Document {
         cases.iter().map(|case| {
             let of_case: Vec<&CaseRow> = rows.iter().filter(|r| r.case == case.id).collect();
             let fails: Vec<&&CaseRow> = of_case.iter().filter(|r| !r.holds).collect();
-            let first = fails.first().map_or("-".to_string(), |r| {
-                format!(
-                    "k={} {}x{} {}: {} `{}`",
-                    r.k,
-                    r.width,
-                    r.height,
-                    r.player.as_deref().unwrap_or(""),
-                    r.detail,
-                    r.refutation.as_deref().unwrap_or("")
-                )
-            });
+            let first = fails.first().map_or("-".to_string(), |r| refutation(r));
             let on_cylinders = match case.topology {
                 Topology::Flat => "",
                 Topology::Cylinder => ", cylinders",
@@ -92,14 +83,45 @@ fn markdown(cases: &[Case], rows: &[CaseRow]) -> Document {
         }),
     );
     doc.paragraph(&summary(cases, rows));
+    for case in cases.iter().filter(|c| c.explore) {
+        let refuted: Vec<&CaseRow> = rows
+            .iter()
+            .filter(|r| r.case == case.id && !r.holds)
+            .collect();
+        if refuted.is_empty() {
+            continue;
+        }
+        // An exploration is read for where it breaks, so every refuted board is listed.
+        doc.heading(&format!("Where it is refuted: {}", case.claim))
+            .bullets(refuted.iter().map(|r| refutation(r)));
+    }
     doc
 }
 
-/// Writes `paper-checks.csv` and `paper-checks.md` for `rows` of `cases` into `dir`.
+/// `k=3 5x3 P1: <detail> `52134``: a refuted board, its player and the refuting line.
+fn refutation(row: &CaseRow) -> String {
+    format!(
+        "k={} {}x{} {}: {} `{}`",
+        row.k,
+        row.width,
+        row.height,
+        row.player.as_deref().unwrap_or(""),
+        row.detail,
+        row.refutation.as_deref().unwrap_or("")
+    )
+}
+
+/// Writes `paper-checks.csv` and `paper-checks.md` for `rows` of `cases` into `dir`, quoting
+/// `command`.
 ///
 /// # Errors
 /// [`ExportError`] naming the first file that could not be written.
-pub fn publish(dir: &Path, cases: &[Case], rows: &[CaseRow]) -> Result<(), ExportError> {
+pub fn publish(
+    dir: &Path,
+    cases: &[Case],
+    rows: &[CaseRow],
+    command: &str,
+) -> Result<(), ExportError> {
     write_all(&dir.join("paper-checks.csv"), rows)?;
-    markdown(cases, rows).write(&dir.join("paper-checks.md"))
+    markdown(cases, rows, command).write(&dir.join("paper-checks.md"))
 }

@@ -67,8 +67,8 @@ pub struct Shard {
 }
 
 impl Shard {
-    /// The items (boards) of this shard: every `count`-th item of the fixed order, starting at
-    /// `index`. Interleaving spreads the large boards evenly over the shards.
+    /// The items of this shard: every `count`-th item of a fixed order, starting at `index`.
+    /// Interleaving spreads the large boards evenly over the shards.
     pub fn select<T: Clone>(&self, items: &[T]) -> Vec<T> {
         items
             .iter()

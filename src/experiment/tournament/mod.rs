@@ -4,7 +4,9 @@
 mod plot;
 mod report;
 
-use crate::arena::{MatchError, PlayerName, Standing, Tally, check_pairing, play_match};
+use crate::arena::{
+    GameRecord, MatchError, PlayerName, Standing, Tally, check_pairing, play_games,
+};
 use crate::engine::rules::Rules;
 
 pub use report::{PairingRow, markdown, publish, rows};
@@ -103,30 +105,44 @@ pub struct Tournament {
 /// Plays every applicable fixture for `games` games. Every pairing uses the match seed `seed`,
 /// so game `i` of `a` against `b` and game `i` of `b` against `a` share their game seed (the
 /// same opening seed with the colours swapped). Games run in parallel on the current rayon
-/// pool; the results do not depend on its number of threads. `done` is called after each game.
+/// pool; the results do not depend on its number of threads. `done` is called after each game,
+/// and `sink` gets every game's record, pairing by pairing in game order.
 ///
 /// # Errors
 /// [`TournamentError::NoGames`] when `games` is 0; [`TournamentError::Match`] when a player
-/// has no move in a game it reached (the first such
-/// game in schedule order).
-pub fn play(
+/// has no move in a game it reached (the first such game in schedule order); the first error
+/// of `sink`.
+pub fn play<E: From<TournamentError> + From<MatchError>>(
     rules: Rules,
     players: &[PlayerName],
     fixtures: &[Fixture],
     games: u64,
     seed: u64,
     done: impl Fn() + Sync,
-) -> Result<Tournament, TournamentError> {
+    mut sink: impl FnMut(&GameRecord) -> Result<(), E>,
+) -> Result<Tournament, E> {
     if games == 0 {
-        return Err(TournamentError::NoGames);
+        return Err(TournamentError::NoGames.into());
     }
     let mut pairings = Vec::with_capacity(fixtures.len());
     for fixture in fixtures {
         let result = match &fixture.not_applicable {
             Some(reason) => PairingResult::NotApplicable(reason.clone()),
             None => {
-                let records = play_match(rules, fixture.p1, fixture.p2, games, seed, &done)?;
-                PairingResult::Played(Tally::of(&records))
+                let mut tally = Tally::default();
+                play_games(
+                    rules,
+                    fixture.p1,
+                    fixture.p2,
+                    games,
+                    seed,
+                    &done,
+                    |record| {
+                        tally.add(&record);
+                        sink(&record)
+                    },
+                )?;
+                PairingResult::Played(tally)
             }
         };
         pairings.push(Pairing {

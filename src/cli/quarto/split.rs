@@ -163,6 +163,13 @@ fn markdown(rules: &connectk::quarto::Rules, turns: u32, sampled: bool, m: &Merg
 
 pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
+    // A shard that is missing or a directory would silently count as "not solved yet".
+    if let Some(bad) = args.csv.iter().find(|p| !p.is_file()) {
+        anyhow::bail!(
+            "{} is not a file: give the CSV files that `connectk quarto split` wrote",
+            bad.display()
+        );
+    }
     let paths: Vec<&std::path::Path> = args.csv.iter().map(PathBuf::as_path).collect();
     let selection = Selection {
         turns: args.turns,

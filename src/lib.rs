@@ -26,11 +26,14 @@ pub mod strategy;
 pub mod verify;
 
 pub use engine::bits::Bits;
+pub use engine::layout::Symmetry;
 pub use engine::notation;
 pub use engine::outcome::{Cell, GameResult, Outcome, Player, Reason};
 pub use engine::perft::positions_by_ply;
 pub use engine::position::{Column, MoveError, Position};
-pub use engine::rules::{MAX_BOARD_BITS, MAX_K, Rules, RulesError, UnknownVariant, Variant};
+pub use engine::rules::{
+    MAX_BOARD_BITS, MAX_K, Rules, RulesError, Topology, UnknownTopology, UnknownVariant, Variant,
+};
 pub use solver::reference;
 pub use solver::{
     Budget, DEFAULT_ONE_ROW, DEFAULT_TABLE, Depth, Method, Mib, MibError, MoveValue, Solution,

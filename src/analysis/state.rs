@@ -20,6 +20,8 @@ pub struct GameState {
     pub width: u32,
     /// Board height.
     pub height: u32,
+    /// `flat`, or `cylinder` (column `width` next to column 1, lines running around).
+    pub topology: &'static str,
     /// The moves played, in move notation.
     pub moves: String,
     /// Discs on the board.
@@ -53,6 +55,7 @@ impl GameState {
             k: rules.k(),
             width: rules.width(),
             height: rules.height(),
+            topology: rules.topology().name(),
             moves: moves.trim().to_string(),
             plies: position.plies(),
             to_move: outcome.is_none().then(|| label(position.to_move())),
@@ -113,5 +116,20 @@ mod tests {
         );
         assert!(state.winning_cells.is_empty() && state.winning_indices.is_empty());
         assert_eq!(state.rules, "misere");
+        assert_eq!(state.topology, "flat");
+    }
+
+    #[test]
+    fn a_line_around_a_cylinder_is_given_as_it_lies() {
+        // P1 holds columns 5, 1 and 2 of a 5x1 ring: a line of three through the wall.
+        let rules = Rules::new(3, 5, 1, Variant::Normal)
+            .unwrap()
+            .with_topology(crate::engine::rules::Topology::Cylinder);
+        let (pos, _) = notation::parse(rules, "53142").unwrap();
+        let state = GameState::of(&pos, "53142");
+        assert_eq!(state.topology, "cylinder");
+        assert_eq!(state.winner, Some("P1"));
+        assert_eq!(state.winning_cells, vec![[0, 0], [1, 0], [4, 0]]);
+        assert_eq!(state.winning_indices, vec![0, 1, 4]);
     }
 }

@@ -2,9 +2,9 @@
 
 use clap::Args;
 
-use connectk::{Position, Rules, Variant, notation};
+use connectk::{Position, Rules, Topology, Variant, notation};
 
-/// `--rules`, `--width`, `--height`, `-k`.
+/// `--rules`, `--width`, `--height`, `-k`, `--topology`.
 #[derive(Args, Debug, Clone)]
 pub struct BoardArgs {
     /// Win condition: `normal` (a line wins) or `misere` (a line loses).
@@ -19,12 +19,16 @@ pub struct BoardArgs {
     /// Line length that ends the game (1 to 127).
     #[arg(short, default_value_t = 4)]
     pub k: u32,
+    /// Side walls: `flat`, or `cylinder` (the paper's annulus: column `width` is next to
+    /// column 1, and lines run around).
+    #[arg(long, value_enum, default_value_t = Topology::Flat)]
+    pub topology: Topology,
 }
 
 impl BoardArgs {
     /// The validated rules.
     pub fn rules(&self) -> anyhow::Result<Rules> {
-        Ok(Rules::new(self.k, self.width, self.height, self.rules)?)
+        Ok(Rules::new(self.k, self.width, self.height, self.rules)?.with_topology(self.topology))
     }
 
     /// The rules and the position after `moves`.

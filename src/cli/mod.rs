@@ -27,6 +27,7 @@ macro_rules! errln {
     }};
 }
 
+mod annulus;
 mod arena;
 mod bench;
 mod board;
@@ -90,6 +91,8 @@ enum Command {
     Solve(solve::Args),
     Table1(table1::Args),
     Merge(table1::MergeArgs),
+    Annulus(annulus::Args),
+    AnnulusMerge(annulus::MergeArgs),
     Perft(perft::Args),
     Bench(bench::Args),
     Experiment(experiment::Args),
@@ -141,6 +144,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(args),
         Command::Table1(args) => table1::run(args),
         Command::Merge(args) => table1::merge(args),
+        Command::Annulus(args) => annulus::run(args),
+        Command::AnnulusMerge(args) => annulus::merge(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Experiment(args) => experiment::run(args),

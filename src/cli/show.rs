@@ -15,7 +15,7 @@ pub struct Args {
     /// Moves played so far, e.g. `4453` (comma-separated on boards wider than 9).
     #[arg(long, default_value = "")]
     moves: String,
-    /// Print one JSON object instead of the diagram: rules, k, width, height, moves, plies,
+    /// Print one JSON object instead of the diagram: rules, k, width, height, topology, moves, plies,
     /// to_move, and for a finished game winner, reason (`line` or `board-full`), completed_by
     /// and the line's cells as winning_cells (`[column, row]` from the bottom left) and
     /// winning_indices (`row * width + column`, row 0 at the top).

@@ -13,34 +13,134 @@
 //!   1  8 15 22 29 36 43
 //!   0  7 14 21 28 35 42
 //! ```
+//!
+//! On a cylinder the columns form a ring: the board's `width * (height + 1)` bits are rotated
+//! instead of shifted, so that a step of one column (`height + 1` bits) from the last column
+//! lands on the first, in the same row. A diagonal step (`height` or `height + 2` bits) off the
+//! top or bottom row lands on a spare bit, which is never set, exactly as on the flat board.
 
 use super::bits::Bits;
 use super::outcome::Cell;
 use super::rules::Rules;
 
-/// Evaluates `$body` with `$k` bound to the value of `$value`, as a literal constant for the
-/// common line lengths, so that the inlined line-scanning loops are unrolled for them.
-macro_rules! with_constant_k {
-    ($value:expr, |$k:ident| $body:expr) => {
-        match $value {
-            3 => {
+/// Which line-scanning code a layout runs: the flat board's or the cylinder's, each with its
+/// own copy for the common line lengths (a literal k unrolls the scanning loops).
+///
+/// Chosen once, when the layout is built. The one match on it picks the topology together
+/// with the copy for k, as the match on k alone did before cylinders: the flat board does no
+/// more work per call than it did then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lines {
+    Flat3,
+    Flat4,
+    Flat5,
+    Flat,
+    Cylinder3,
+    Cylinder4,
+    Cylinder5,
+    Cylinder,
+}
+
+/// Evaluates `$flat` on a flat board and `$ring` on a cylinder, with `$k` bound to the line
+/// length, a literal constant where [`Lines`] has a copy for it, so that inlined code is
+/// specialised for it.
+macro_rules! with_lines {
+    ($layout:expr, |$k:ident| flat: $flat:expr, ring: $ring:expr) => {
+        match $layout.lines {
+            Lines::Flat3 => {
                 let $k = 3;
-                $body
+                $flat
             }
-            4 => {
+            Lines::Flat4 => {
                 let $k = 4;
-                $body
+                $flat
             }
-            5 => {
+            Lines::Flat5 => {
                 let $k = 5;
-                $body
+                $flat
             }
-            other => {
-                let $k = other;
-                $body
+            Lines::Flat => {
+                let $k = $layout.rules.k();
+                $flat
+            }
+            Lines::Cylinder3 => {
+                let $k = 3;
+                $ring
+            }
+            Lines::Cylinder4 => {
+                let $k = 4;
+                $ring
+            }
+            Lines::Cylinder5 => {
+                let $k = 5;
+                $ring
+            }
+            Lines::Cylinder => {
+                let $k = $layout.rules.k();
+                $ring
             }
         }
     };
+}
+
+/// Which symmetries a layout's canonical keys use: the mirror image on a flat board (with
+/// its own copy of the loop for the standard width), the mirror image and every rotation on
+/// a cylinder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Symmetries {
+    FlatWidth7,
+    Flat,
+    Cylinder,
+}
+
+/// A symmetry of the board, as the canonical key of a position applies it: first the mirror
+/// image (when `mirrored`), then a turn of the cylinder by `turn` columns to the right (always
+/// 0 on a flat board).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Symmetry {
+    /// Whether the columns are mirrored (column `c` to `width - 1 - c`).
+    pub mirrored: bool,
+    /// Columns turned to the right after mirroring (column `c` to `(c + turn) % width`).
+    pub turn: u32,
+}
+
+impl Symmetry {
+    /// The symmetry that changes nothing.
+    pub const IDENTITY: Symmetry = Symmetry {
+        mirrored: false,
+        turn: 0,
+    };
+
+    /// Where the symmetry takes column `column` of a board `width` wide.
+    #[inline]
+    pub fn apply(self, column: u32, width: u32) -> u32 {
+        let column = if self.mirrored {
+            width - 1 - column
+        } else {
+            column
+        };
+        let turned = column + self.turn;
+        if turned >= width {
+            turned - width
+        } else {
+            turned
+        }
+    }
+
+    /// The column that the symmetry takes to `column`, on a board `width` wide.
+    #[inline]
+    pub fn undo(self, column: u32, width: u32) -> u32 {
+        let column = if column >= self.turn {
+            column - self.turn
+        } else {
+            column + width - self.turn
+        };
+        if self.mirrored {
+            width - 1 - column
+        } else {
+            column
+        }
+    }
 }
 
 /// Precomputed masks and line directions for one set of rules and one bit type.
@@ -53,9 +153,15 @@ pub struct Layout<B: Bits> {
     full: B,
     /// Cells on rows 1, 3, 5, ... counted from 1 at the bottom.
     odd_rows: B,
+    /// Every bit of the board, spare bits included: the ring a cylinder's bits rotate in.
+    used: B,
+    /// The number of those bits, `width * (height + 1)`.
+    bits: u32,
     /// Bit shifts of the line directions in which a line of k fits on this board.
     shifts: [u32; 4],
     directions: usize,
+    lines: Lines,
+    symmetries: Symmetries,
 }
 
 impl<B: Bits> Layout<B> {
@@ -66,6 +172,7 @@ impl<B: Bits> Layout<B> {
         }
         let (w, h, k) = (rules.width(), rules.height(), rules.k());
         let stride = h + 1;
+        let ring = rules.is_cylinder();
         let mut bottom = B::ZERO;
         let mut full = B::ZERO;
         let column = (B::ONE << h) - B::ONE;
@@ -73,18 +180,24 @@ impl<B: Bits> Layout<B> {
             bottom |= B::ONE << (c * stride);
             full |= column << (c * stride);
         }
-        // A direction is kept only if a line of k fits in it; this also keeps every shift used
-        // by line detection below the bit width (see `runs`).
+        // A direction is kept only if a line of k fits in it; on a flat board this also keeps
+        // every shift used by line detection below the bit width (see `runs`). On a cylinder a
+        // diagonal fits whenever the rows do: it may wind around, its cells in distinct rows.
+        let diagonal_fits = k <= h && (ring || k <= w);
         let candidates = [
             (1, k <= h),
             (stride, k <= w),
-            (h, k <= w && k <= h),
-            (h + 2, k <= w && k <= h),
+            (h, diagonal_fits),
+            (h + 2, diagonal_fits),
         ];
         let mut shifts = [0; 4];
         let mut directions = 0;
         for (shift, fits) in candidates {
-            if fits {
+            // A cylinder steps by rotations, kept below the board's bits. The one step that
+            // comes to nothing is a row of a one-column cylinder, which exists for k = 1 only,
+            // where the column's own direction finds every line.
+            let shift = if ring { shift % (w * stride) } else { shift };
+            if fits && shift != 0 {
                 shifts[directions] = shift;
                 directions += 1;
             }
@@ -92,13 +205,37 @@ impl<B: Bits> Layout<B> {
         let odd_rows = (0..h)
             .step_by(2)
             .fold(B::ZERO, |rows, r| rows | (bottom << r));
+        let used = if w * stride == B::BITS {
+            !B::ZERO
+        } else {
+            (B::ONE << (w * stride)) - B::ONE
+        };
+        let lines = match (ring, k) {
+            (true, 3) => Lines::Cylinder3,
+            (true, 4) => Lines::Cylinder4,
+            (true, 5) => Lines::Cylinder5,
+            (true, _) => Lines::Cylinder,
+            (false, 3) => Lines::Flat3,
+            (false, 4) => Lines::Flat4,
+            (false, 5) => Lines::Flat5,
+            (false, _) => Lines::Flat,
+        };
+        let symmetries = match (ring, w) {
+            (true, _) => Symmetries::Cylinder,
+            (false, 7) => Symmetries::FlatWidth7,
+            (false, _) => Symmetries::Flat,
+        };
         Some(Layout {
             rules,
             bottom,
             full,
             odd_rows,
+            used,
+            bits: w * stride,
             shifts,
             directions,
+            lines,
+            symmetries,
         })
     }
 
@@ -208,6 +345,21 @@ impl<B: Bits> Layout<B> {
         }
     }
 
+    /// `bits` rotated `s` places towards the higher bits within the board's bits (spare bits
+    /// included), for `0 < s < width * (height + 1)`: a step of a line direction of a
+    /// cylinder (`new` keeps them in that range), or of one column to the right, the last
+    /// column to the first.
+    #[inline(always)]
+    fn step_up(&self, bits: B, s: u32) -> B {
+        ((bits << s) | (bits >> (self.bits - s))) & self.used
+    }
+
+    /// `bits` rotated `s` places towards the lower bits: [`Layout::step_up`] undone.
+    #[inline(always)]
+    fn step_down(&self, bits: B, s: u32) -> B {
+        ((bits >> s) | (bits << (self.bits - s))) & self.used
+    }
+
     /// Bits `y` such that `y, y+s, ..., y+(len-1)s` are all in `stones` (all bits for `len == 0`).
     ///
     /// Doubles the run length each step, so the cost is logarithmic in `len`. Every shift is at
@@ -227,10 +379,22 @@ impl<B: Bits> Layout<B> {
         r
     }
 
+    /// On a cylinder, the bits `y` such that `y, y+s, ..., y+(len-1)s` (around the ring) are
+    /// all in `stones`, for `len >= 1`: one step of `s` at a time, each a rotation by the same
+    /// amount.
+    #[inline(always)]
+    fn ring_runs(&self, stones: B, len: u32, s: u32) -> B {
+        let mut r = stones;
+        for _ in 1..len {
+            r = stones & self.step_down(r, s);
+        }
+        r
+    }
+
     /// Whether `stones` contain a line of k or more in any direction.
     #[inline]
     pub fn has_line(&self, stones: B) -> bool {
-        with_constant_k!(self.rules.k(), |k| self.has_line_of(stones, k))
+        with_lines!(self, |k| flat: self.has_line_of(stones, k), ring: self.ring_has_line_of(stones, k))
     }
 
     #[inline(always)]
@@ -240,13 +404,21 @@ impl<B: Bits> Layout<B> {
             .any(|&s| !Self::runs(stones, k, s).is_empty())
     }
 
+    #[inline(always)]
+    fn ring_has_line_of(&self, stones: B, k: u32) -> bool {
+        let stones = stones & self.full;
+        self.shifts[..self.directions]
+            .iter()
+            .any(|&s| !self.ring_runs(stones, k, s).is_empty())
+    }
+
     /// Every cell of every k-long window (in any direction) whose cells all lie in `cells`.
     ///
     /// With `cells` = a player's discs plus the empty cells, these are the cells where that
     /// player can still take part in a line.
     #[inline]
     pub fn window_cells(&self, cells: B) -> B {
-        with_constant_k!(self.rules.k(), |k| self.window_cells_of(cells, k))
+        with_lines!(self, |k| flat: self.window_cells_of(cells, k), ring: self.ring_window_cells_of(cells, k))
     }
 
     #[inline(always)]
@@ -261,12 +433,27 @@ impl<B: Bits> Layout<B> {
         covered & self.full
     }
 
+    #[inline(always)]
+    fn ring_window_cells_of(&self, cells: B, k: u32) -> B {
+        let cells = cells & self.full;
+        let mut covered = B::ZERO;
+        for &s in &self.shifts[..self.directions] {
+            let mut window = self.ring_runs(cells, k, s);
+            covered |= window;
+            for _ in 1..k {
+                window = self.step_up(window, s);
+                covered |= window;
+            }
+        }
+        covered & self.full
+    }
+
     /// Cells of the board that would give `stones` a line of k if a disc were added there.
     ///
     /// Occupied cells are included when they qualify; callers mask with the empty cells they care about.
     #[inline]
     pub fn completing_cells(&self, stones: B) -> B {
-        with_constant_k!(self.rules.k(), |k| self.completing_cells_of(stones, k))
+        with_lines!(self, |k| flat: self.completing_cells_of(stones, k), ring: self.ring_completing_cells_of(stones, k))
     }
 
     #[inline(always)]
@@ -288,27 +475,69 @@ impl<B: Bits> Layout<B> {
         cells & self.full
     }
 
+    /// On a cylinder: with `low[j]` the cells that have stones at x-s, ..., x-js and `high[j]`
+    /// those with stones at x+s, ..., x+js (each one rotation from the one before), the cells
+    /// completing a line are those in some `low[j] & high[k-1-j]`.
+    #[inline(always)]
+    fn ring_completing_cells_of(&self, stones: B, k: u32) -> B {
+        /// Longest line whose `low` and `high` sets are kept; longer lines recompute `high`.
+        const KEPT: usize = 8;
+        let stones = stones & self.full;
+        let k = k as usize;
+        let mut cells = B::ZERO;
+        for &s in &self.shifts[..self.directions] {
+            if k <= KEPT {
+                let mut low = [!B::ZERO; KEPT];
+                let mut high = [!B::ZERO; KEPT];
+                for j in 1..k {
+                    low[j] = self.step_up(stones & low[j - 1], s);
+                    high[j] = self.step_down(stones & high[j - 1], s);
+                }
+                for j in 0..k {
+                    cells |= low[j] & high[k - 1 - j];
+                }
+            } else {
+                let mut low = !B::ZERO;
+                for j in 0..k {
+                    let mut high = !B::ZERO;
+                    for _ in 0..k - 1 - j {
+                        high = self.step_down(stones & high, s);
+                    }
+                    cells |= low & high;
+                    low = self.step_up(stones & low, s);
+                }
+            }
+        }
+        cells & self.full
+    }
+
     /// Every cell of every line of k or more in `stones` that passes through `cell`.
+    ///
+    /// On a cylinder a line that wraps is reported as it lies: its cells in the last columns
+    /// and in the first ones.
     pub fn line_cells_through(&self, stones: B, cell: B) -> B {
         let k = self.rules.k();
+        let ring = self.rules.is_cylinder();
+        let stones = stones & self.full;
         let mut cells = B::ZERO;
         for &s in &self.shifts[..self.directions] {
             let mut segment = cell;
-            let mut probe = cell;
-            loop {
-                probe = probe >> s;
-                if (probe & stones).is_empty() {
-                    break;
+            // Each walk stops at a cell that is not a stone, or, around a cylinder whose whole
+            // row is stones, where it meets the segment again.
+            for backwards in [true, false] {
+                let mut probe = cell;
+                loop {
+                    probe = match (backwards, ring) {
+                        (true, false) => probe >> s,
+                        (false, false) => probe << s,
+                        (true, true) => self.step_down(probe, s),
+                        (false, true) => self.step_up(probe, s),
+                    };
+                    if (probe & stones).is_empty() || !(probe & segment).is_empty() {
+                        break;
+                    }
+                    segment |= probe;
                 }
-                segment |= probe;
-            }
-            probe = cell;
-            loop {
-                probe = probe << s;
-                if (probe & stones & self.full).is_empty() {
-                    break;
-                }
-                segment |= probe;
             }
             if segment.count_ones() >= k {
                 cells |= segment;
@@ -336,6 +565,57 @@ impl<B: Bits> Layout<B> {
             out |= ((bits >> (c * stride)) & column) << ((w - 1 - c) * stride);
         }
         out
+    }
+
+    /// The smallest image of a key under the board's symmetries (see [`Symmetry`]), with the
+    /// symmetry that gives it: the key itself or its mirror image on a flat board, any of
+    /// those turned around a cylinder. The key must move with whole columns (each column's
+    /// part computed from that column alone), as a position's key does.
+    #[inline]
+    pub fn canonical(&self, key: B) -> (B, Symmetry) {
+        match self.symmetries {
+            Symmetries::FlatWidth7 => self.mirror_canonical(key, 7),
+            Symmetries::Flat => self.mirror_canonical(key, self.rules.width()),
+            Symmetries::Cylinder => self.ring_canonical(key),
+        }
+    }
+
+    #[inline(always)]
+    fn mirror_canonical(&self, key: B, w: u32) -> (B, Symmetry) {
+        let mirrored = self.mirror_of(key, w);
+        if mirrored < key {
+            (
+                mirrored,
+                Symmetry {
+                    mirrored: true,
+                    turn: 0,
+                },
+            )
+        } else {
+            (key, Symmetry::IDENTITY)
+        }
+    }
+
+    /// The smallest of the 2w images of a key on a cylinder: each turn of the key and of its
+    /// mirror image.
+    fn ring_canonical(&self, key: B) -> (B, Symmetry) {
+        let w = self.rules.width();
+        let stride = self.stride();
+        let mut best = (key, Symmetry::IDENTITY);
+        if w == 1 {
+            // One column: its own mirror image, and nothing to turn.
+            return best;
+        }
+        for (image, mirrored) in [(key, false), (self.mirror_of(key, w), true)] {
+            let mut turned = image;
+            for turn in 0..w {
+                if turned < best.0 {
+                    best = (turned, Symmetry { mirrored, turn });
+                }
+                turned = self.step_up(turned, stride);
+            }
+        }
+        best
     }
 }
 

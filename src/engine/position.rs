@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::bits::{BitIter, Bits};
-use super::layout::Layout;
+use super::layout::{Layout, Symmetry};
 use super::outcome::{Cell, GameResult, Outcome, Player, Reason};
 use super::rules::{Rules, Variant};
 
@@ -382,20 +382,16 @@ impl<B: Bits> Position<B> {
         self.current + self.mask + self.layout.bottom()
     }
 
-    /// The smaller of the keys of the position and of its mirror image.
+    /// The smallest key of the position's images under the board's symmetries, with the
+    /// symmetry that gives it: the position or its mirror image on a flat board, and any of
+    /// those turned around a cylinder (see [`Symmetry`]).
     ///
-    /// The mirror image's key is the mirror image of the key: each column's part of the key is
-    /// a sum that never carries out of the column (the spare bit takes the top carry), so
-    /// moving whole columns commutes with it.
+    /// An image's key is the image of the key: each column's part of the key is a sum that
+    /// never carries out of the column (the spare bit takes the top carry), so moving whole
+    /// columns commutes with it.
     #[inline]
-    pub fn canonical_key(&self) -> (B, bool) {
-        let key = self.key();
-        let mirrored = self.layout.mirror(key);
-        if mirrored < key {
-            (mirrored, true)
-        } else {
-            (key, false)
-        }
+    pub fn canonical_key(&self) -> (B, Symmetry) {
+        self.layout.canonical(self.key())
     }
 
     /// The left-right mirror image of the position.

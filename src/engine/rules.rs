@@ -54,6 +54,68 @@ impl FromStr for Variant {
     }
 }
 
+/// How the board's side walls meet: a flat board has two walls; a cylinder (an annulus, in
+/// the paper's words) has none, its last column standing next to its first.
+///
+/// On a cylinder a line is k distinct cells, consecutive in one of the four directions with
+/// the column taken modulo the width. Horizontal lines exist only for `k <= width` (longer
+/// ones would repeat a cell); a diagonal may wind around a cylinder narrower than k, and its
+/// cells are distinct because their rows are, so it counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Topology {
+    /// Two side walls: the standard board.
+    #[default]
+    Flat,
+    /// Periodic walls: column `width - 1` is next to column 0.
+    Cylinder,
+}
+
+impl Topology {
+    /// Both topologies, flat first.
+    pub const ALL: [Topology; 2] = [Topology::Flat, Topology::Cylinder];
+
+    /// The lowercase name used on the command line and in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Topology::Flat => "flat",
+            Topology::Cylinder => "cylinder",
+        }
+    }
+}
+
+impl fmt::Display for Topology {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The topology name was not one of the known topologies.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown topology {0:?}: expected \"flat\" or \"cylinder\"")]
+pub struct UnknownTopology(pub String);
+
+impl FromStr for Topology {
+    type Err = UnknownTopology;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Topology::ALL
+            .into_iter()
+            .find(|t| t.name() == s.to_lowercase())
+            .ok_or_else(|| UnknownTopology(s.to_string()))
+    }
+}
+
+impl clap::ValueEnum for Topology {
+    fn value_variants<'a>() -> &'a [Topology] {
+        &Topology::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()))
+    }
+}
+
 /// Why a set of rules was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
@@ -80,15 +142,19 @@ pub enum RulesError {
     },
 }
 
-/// Validated parameters of a game: line length `k`, board `width` x `height`, and variant.
+/// Validated parameters of a game: line length `k`, board `width` x `height`, variant and
+/// topology.
 ///
-/// Built only by [`Rules::new`], so every `Rules` value describes a board the engine supports.
+/// Built only by [`Rules::new`] (a flat board) and [`Rules::with_topology`], so every `Rules`
+/// value describes a board the engine supports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Rules {
     k: u8,
     width: u8,
     height: u8,
     variant: Variant,
+    #[serde(default)]
+    topology: Topology,
 }
 
 impl Rules {
@@ -128,6 +194,7 @@ impl Rules {
             width: width as u8,
             height: height as u8,
             variant,
+            topology: Topology::Flat,
         })
     }
 
@@ -138,12 +205,36 @@ impl Rules {
             width: 7,
             height: 6,
             variant: Variant::Normal,
+            topology: Topology::Flat,
         }
     }
 
     /// The same board and k under another variant.
     pub fn with_variant(self, variant: Variant) -> Rules {
         Rules { variant, ..self }
+    }
+
+    /// The same board, k and variant with the side walls of `topology`. Every board the
+    /// engine takes flat it also takes as a cylinder, so nothing is refused.
+    ///
+    /// # Examples
+    /// ```
+    /// use connectk::{Rules, Topology, Variant};
+    /// let ring = Rules::new(4, 7, 1, Variant::Misere).unwrap().with_topology(Topology::Cylinder);
+    /// assert_eq!(ring.to_string(), "misere k=4 7x1 cylinder");
+    /// ```
+    pub fn with_topology(self, topology: Topology) -> Rules {
+        Rules { topology, ..self }
+    }
+
+    /// Flat or cylinder.
+    pub fn topology(self) -> Topology {
+        self.topology
+    }
+
+    /// Whether the side walls are periodic.
+    pub fn is_cylinder(self) -> bool {
+        self.topology == Topology::Cylinder
     }
 
     /// Length of a line that ends the game.
@@ -178,12 +269,18 @@ impl Rules {
 }
 
 impl fmt::Display for Rules {
+    /// `misere k=4 7x6` on a flat board (the form results files quote), with ` cylinder`
+    /// added on a cylinder.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "{} k={} {}x{}",
             self.variant, self.k, self.width, self.height
-        )
+        )?;
+        match self.topology {
+            Topology::Flat => Ok(()),
+            Topology::Cylinder => write!(f, " {}", self.topology),
+        }
     }
 }
 
@@ -206,6 +303,24 @@ mod tests {
         assert!(Rules::new(4, 1, 127, Variant::Normal).is_ok());
         let err = Rules::new(4, 65, 1, Variant::Normal).unwrap_err();
         assert!(err.to_string().contains("at most 128"), "{err}");
+    }
+
+    #[test]
+    fn topology_is_shown_only_for_cylinders_and_parses_back() {
+        let flat = Rules::new(4, 7, 6, Variant::Normal).unwrap();
+        assert_eq!(flat.to_string(), "normal k=4 7x6");
+        assert_eq!(flat.topology(), Topology::Flat);
+        let ring = flat.with_topology(Topology::Cylinder);
+        assert_eq!(ring.to_string(), "normal k=4 7x6 cylinder");
+        assert!(ring.is_cylinder() && !flat.is_cylinder());
+        for topology in Topology::ALL {
+            assert_eq!(topology.to_string().parse::<Topology>(), Ok(topology));
+        }
+        let err = "torus".parse::<Topology>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown topology \"torus\": expected \"flat\" or \"cylinder\""
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! the benchmark sets, each writing its results through one export layer, with a resumable
 //! store for the long runs.
 
+pub mod annulus;
 pub mod bench;
 pub mod export;
 pub mod paper_checks;

@@ -197,6 +197,8 @@ fn bot_choice(name: PlayerName, game: &Game, seed: u64) -> Result<Column, ApiErr
 pub struct Prediction {
     /// `normal` or `misere`.
     pub rules: &'static str,
+    /// `flat` or `cylinder` (Table I predicts flat boards only).
+    pub topology: &'static str,
     /// Line length.
     pub k: u32,
     /// Board width.
@@ -215,10 +217,12 @@ pub async fn table1(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<Prediction>, ApiError> {
     let rules = Params::new(query, &BOARD)?.rules()?;
-    let misere = rules.variant() == Variant::Misere;
+    // Table I and its deciding strategies are the paper's, for flat boards only.
+    let misere = rules.variant() == Variant::Misere && !rules.is_cylinder();
     let (k, w, h) = (rules.k(), rules.width(), rules.height());
     Ok(Json(Prediction {
         rules: rules.variant().name(),
+        topology: rules.topology().name(),
         k,
         width: w,
         height: h,

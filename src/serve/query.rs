@@ -7,10 +7,10 @@ use std::str::FromStr;
 use super::error::ApiError;
 use crate::engine::notation;
 use crate::engine::position::{Column, Position};
-use crate::engine::rules::{Rules, Variant};
+use crate::engine::rules::{Rules, Topology, Variant};
 
-/// The parameters that name a position: `rules`, `k`, `width`, `height`, `moves`.
-pub const BOARD: [&str; 5] = ["rules", "k", "width", "height", "moves"];
+/// The parameters that name a position: `rules`, `k`, `width`, `height`, `topology`, `moves`.
+pub const BOARD: [&str; 6] = ["rules", "k", "width", "height", "topology", "moves"];
 
 /// A request's query parameters, checked against the names its endpoint knows.
 #[derive(Debug)]
@@ -70,8 +70,8 @@ impl Params {
         }
     }
 
-    /// The rules named by `rules`, `k`, `width` and `height` (defaults: normal Connect Four on
-    /// 7x6, as on the command line).
+    /// The rules named by `rules`, `k`, `width`, `height` and `topology` (defaults: normal
+    /// Connect Four on a flat 7x6, as on the command line).
     ///
     /// # Errors
     /// [`ApiError::BadRequest`] with the library's message for unknown rules or a board out of
@@ -84,7 +84,13 @@ impl Params {
         let k = self.number("k", 4, "a line length from 1")?;
         let width = self.number("width", 7, "a whole number of columns")?;
         let height = self.number("height", 6, "a whole number of rows")?;
-        Rules::new(k, width, height, variant).map_err(ApiError::bad)
+        let topology = match self.text("topology") {
+            None => Topology::Flat,
+            Some(name) => name.parse::<Topology>().map_err(ApiError::bad)?,
+        };
+        Ok(Rules::new(k, width, height, variant)
+            .map_err(ApiError::bad)?
+            .with_topology(topology))
     }
 
     /// The rules and the game after `moves` (default: no moves).
@@ -162,6 +168,29 @@ mod tests {
             unknown.starts_with("unknown parameter \"colour\""),
             "{unknown}"
         );
+    }
+
+    /// A cylinder is asked for by name and plays with its lines through the wall: on a 5x1
+    /// ring, k = 3, P1's 5, 1 and 2 end the game.
+    #[test]
+    fn topology_names_a_cylinder() {
+        let ring = [("k", "3"), ("width", "5"), ("height", "1")];
+        let game = |topology: &str| {
+            let pairs = [&ring[..], &[("topology", topology), ("moves", "53142")]].concat();
+            params(&pairs).unwrap().game()
+        };
+        let cylinder = game("cylinder").unwrap();
+        assert!(cylinder.position.rules().is_cylinder());
+        let line = |g: &Game| {
+            g.position
+                .outcome()
+                .is_some_and(|o| matches!(o.reason, crate::engine::outcome::Reason::Line { .. }))
+        };
+        assert!(line(&cylinder));
+        let flat = game("flat").unwrap();
+        assert!(!flat.position.rules().is_cylinder() && !line(&flat));
+        let expected = "torus".parse::<Topology>().unwrap_err().to_string();
+        assert_eq!(message(game("torus").unwrap_err()), expected);
     }
 
     #[test]

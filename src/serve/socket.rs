@@ -99,13 +99,16 @@ fn ticket(id: &str, seat: Option<Player>, token: Option<String>, room: RoomView)
     }
 }
 
-/// `POST /api/rooms`: a new room for the board of `rules`, `k`, `width`, `height`, with its
-/// creator in `seat` (`P1`, the default, or `P2`).
+/// `POST /api/rooms`: a new room for the board of `rules`, `k`, `width`, `height` and
+/// `topology`, with its creator in `seat` (`P1`, the default, or `P2`).
 pub async fn create(
     State(app): State<Arc<AppState>>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<Ticket>, ApiError> {
-    let params = Params::new(query, &["rules", "k", "width", "height", "seat"])?;
+    let params = Params::new(
+        query,
+        &["rules", "k", "width", "height", "topology", "seat"],
+    )?;
     let rules = params.rules()?;
     let seat = match params.text("seat") {
         None | Some("P1") => Player::P1,

@@ -289,5 +289,25 @@ mod tests {
                 })?;
             }
         }
+
+        /// The same on cylinders: the pairing argument counts cells, and the layout's lines
+        /// are the cylinder's.
+        #[test]
+        fn the_bound_never_contradicts_plain_minimax_on_cylinders(
+            board in prop::sample::select(vec![
+                (3, 4, 4), (3, 5, 3), (4, 4, 4), (3, 3, 4), (2, 4, 3), (3, 6, 3), (4, 3, 5),
+            ]),
+            choices in prop::collection::vec(0usize..8, 2..16),
+        ) {
+            let (k, width, height) = board;
+            for variant in [Variant::Normal, Variant::Misere] {
+                let rules = Rules::new(k, width, height, variant)
+                    .unwrap()
+                    .with_topology(crate::engine::rules::Topology::Cylinder);
+                bound_holds_along(rules, &choices, 15, |pos| {
+                    bound_by_base_pairs(pos, threats_of(pos))
+                })?;
+            }
+        }
     }
 }

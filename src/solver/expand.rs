@@ -161,7 +161,8 @@ fn bound_by_follow_up<B: Bits>(pos: &Position<B>, their_threats: B) -> Score {
 /// cells), the opponent the rest (its cells), each on top of a cell of the mover's.
 ///
 /// The opponent never completes a line:
-/// - not on the bottom row, by the pairing strategy;
+/// - not on the bottom row, by the pairing strategy (on a cylinder, one that guards the
+///   windows around the end of the row too: [`pairing::ring_reserved_cells_needed`]);
 /// - not across the bottom row and the row above it, when the opponent has no disc on the row
 ///   above it in a line of its discs, its cells and the empty bottom-row cells (the rest of
 ///   such a line's cells on that row are the mover's);
@@ -218,7 +219,12 @@ fn bound_by_delayed_take_even<B: Bits>(pos: &Position<B>) -> Score {
             };
         }
         let row = &row[..rules.width() as usize];
-        if pairing::reserved_cells_needed(row, rules.k() as usize, MINE) != Some(0) {
+        let needed = if rules.is_cylinder() {
+            pairing::ring_reserved_cells_needed(row, rules.k() as usize, MINE)
+        } else {
+            pairing::reserved_cells_needed(row, rules.k() as usize, MINE)
+        };
+        if needed != Some(0) {
             return Score::MAX;
         }
     }
@@ -400,7 +406,7 @@ mod tests {
 
     use super::*;
     use crate::engine::position::Column;
-    use crate::engine::rules::Rules;
+    use crate::engine::rules::{Rules, Topology};
     use crate::solver::plain::{bound_holds_along, threats_of};
 
     fn misere(k: u32, width: u32, height: u32) -> Rules {
@@ -456,6 +462,26 @@ mod tests {
             }
         }
 
+        /// The same on cylinders, where lines run around: the follow-up bound counts cells,
+        /// not places, and the layout's lines are the cylinder's.
+        #[test]
+        fn the_follow_up_bound_never_contradicts_plain_minimax_on_cylinders(
+            board in prop::sample::select(vec![
+                (3, 4, 4), (3, 5, 3), (4, 4, 4), (3, 3, 4), (2, 4, 3), (3, 2, 6), (4, 3, 5),
+            ]),
+            choices in prop::collection::vec(0usize..8, 2..16),
+        ) {
+            let (k, width, height) = board;
+            for variant in [Variant::Normal, Variant::Misere] {
+                let rules = Rules::new(k, width, height, variant)
+                    .unwrap()
+                    .with_topology(Topology::Cylinder);
+                bound_holds_along(rules, &choices, 15, |pos| {
+                    bound_by_follow_up(pos, threats_of(pos))
+                })?;
+            }
+        }
+
         /// Along a random game on a small board, wherever the bound holds, plain minimax agrees.
         #[test]
         fn the_delayed_take_even_bound_never_contradicts_plain_minimax(
@@ -468,6 +494,21 @@ mod tests {
             let (k, width, height) = board;
             // Early positions of the larger boards are too slow for plain minimax.
             bound_holds_along(misere(k, width, height), &choices, 14, bound_by_delayed_take_even)?;
+        }
+
+        /// The same on cylinders, whose bottom row is a ring guarded by
+        /// [`pairing::ring_reserved_cells_needed`].
+        #[test]
+        fn the_delayed_take_even_bound_never_contradicts_plain_minimax_on_cylinders(
+            board in prop::sample::select(vec![
+                (2, 4, 3), (3, 4, 3), (3, 5, 3), (4, 5, 3), (3, 6, 3), (2, 6, 1), (3, 8, 1),
+                (3, 3, 5), (2, 2, 5), (3, 4, 4), (3, 10, 1), (4, 12, 1), (3, 2, 7),
+            ]),
+            choices in prop::collection::vec(0usize..8, 0..12),
+        ) {
+            let (k, width, height) = board;
+            let rules = misere(k, width, height).with_topology(Topology::Cylinder);
+            bound_holds_along(rules, &choices, 14, bound_by_delayed_take_even)?;
         }
     }
 }

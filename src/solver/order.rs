@@ -36,15 +36,21 @@ pub struct MoveOrder<B: Bits> {
 }
 
 impl<B: Bits> MoveOrder<B> {
-    /// The ordering for `layout`'s rules: centre columns first under normal rules (they take
-    /// part in the most lines), edge columns first under misère rules (they take part in the
-    /// fewest lines, so they create the fewest cells the mover must later avoid).
+    /// The ordering for `layout`'s rules: on a flat board, centre columns first under normal
+    /// rules (they take part in the most lines), edge columns first under misère rules (they
+    /// take part in the fewest lines, so they create the fewest cells the mover must later
+    /// avoid); on a cylinder, where no column is an edge, left to right.
     pub fn new(layout: &Layout<B>) -> MoveOrder<B> {
         let rules = layout.rules();
         let w = rules.width() as i32;
+        // Every column of a cylinder takes part in as many lines as any other.
         let column_rank = (0..w)
             .map(|c| {
-                let off_centre = (2 * c - (w - 1)).abs();
+                let off_centre = if rules.is_cylinder() {
+                    0
+                } else {
+                    (2 * c - (w - 1)).abs()
+                };
                 match rules.variant() {
                     Variant::Normal => -off_centre,
                     Variant::Misere => off_centre,

@@ -83,6 +83,51 @@ pub fn reserved_cells_needed(cells: &[u8], k: usize, player: u8) -> Option<u8> {
     (0..2u8).find(|&reserved| best[2 * usize::from(reserved)].is_some())
 }
 
+/// [`reserved_cells_needed`] for a ring: the row of a cylinder, whose last cell is next to
+/// its first, so that windows run around the end. It may answer `None` where a guard exists
+/// (the bound that asks then does not apply), never the other way round.
+///
+/// - With a disc of the other player in the row, the ring is read as a row that ends with
+///   that disc: the only windows the row lacks are those around the end, which all hold that
+///   disc and are closed for `player`, so a guard of the row guards the ring.
+/// - Otherwise every window of the ring is open for `player`; with an even number of empty
+///   cells and `k <= len`, pairs of neighbouring empty cells (in ring order, starting at the
+///   first empty cell or at the second) that put a whole pair in every window are a guard
+///   with no reserved cell.
+pub fn ring_reserved_cells_needed(cells: &[u8], k: usize, player: u8) -> Option<u8> {
+    let other = MINE + THEIRS - player;
+    let len = cells.len();
+    if let Some(at) = cells.iter().position(|&cell| cell == other) {
+        let row: Vec<u8> = (1..=len).map(|i| cells[(at + i) % len]).collect();
+        return reserved_cells_needed(&row, k, player);
+    }
+    if k > len {
+        // No window: nothing to guard.
+        return Some(0);
+    }
+    let empty: Vec<usize> = (0..len).filter(|&i| cells[i] == EMPTY).collect();
+    if empty.is_empty() || empty.len() % 2 == 1 {
+        return None;
+    }
+    (0..2).find_map(|phase| {
+        // `partner[i]`: the other cell of the pair that holds cell i, if any.
+        let mut partner = vec![None; len];
+        for first in (phase..empty.len() + phase).step_by(2) {
+            let (a, b) = (empty[first % empty.len()], empty[(first + 1) % empty.len()]);
+            partner[a] = Some(b);
+            partner[b] = Some(a);
+        }
+        let in_window = |start: usize, cell: usize| (cell + len - start) % len < k;
+        let guarded = (0..len).all(|start| {
+            (0..k).any(|i| {
+                let cell = (start + i) % len;
+                partner[cell].is_some_and(|mate| in_window(start, mate))
+            })
+        });
+        guarded.then_some(0)
+    })
+}
+
 /// Whether a player guarding with one reserved cell is never stuck, when `empty_cells` empty
 /// cells are left (the reserved one included) and the player is to move when `to_move`.
 pub fn reserve_affordable(empty_cells: usize, to_move: bool) -> bool {
@@ -142,6 +187,29 @@ mod tests {
                 _ => THEIRS,
             })
             .collect()
+    }
+
+    #[test]
+    fn ring_guards_found_by_hand() {
+        let needed =
+            |text: &str, k: usize, player: u8| ring_reserved_cells_needed(&row(text), k, player);
+        // An empty ring of even length: pairs (0,1), (2,3), ... lie in every window of three,
+        // also in those around the end.
+        assert_eq!(needed("......", 3, MINE), Some(0));
+        // With k = 2 the windows (1,2), (3,4), ... hold no pair in either phase.
+        assert_eq!(needed("......", 2, MINE), None);
+        // Odd number of empty cells and no opponent disc: not settled here.
+        assert_eq!(needed(".....", 3, MINE), None);
+        // An opponent disc cuts the ring, which is read as the row that ends with it: windows
+        // through the disc are closed. In "x.o.x" the window (3, 4, 0) holds x's two discs
+        // and one empty cell, as does (4, 0, 1): two cells to reserve, one too many; the same
+        // row without the ring needs none.
+        assert_eq!(needed("x.o.x", 3, MINE), None);
+        assert_eq!(reserved_cells_needed(&row("x.o.x"), 3, MINE), Some(0));
+        // In ".o..x" the row's one open window (2, 3, 4) holds the pair (2, 3); the ring adds
+        // (3, 4, 0), and no pairing of the empty cells 0, 2, 3 serves both windows.
+        assert_eq!(reserved_cells_needed(&row(".o..x"), 3, MINE), Some(0));
+        assert_eq!(needed(".o..x", 3, MINE), Some(1));
     }
 
     #[test]

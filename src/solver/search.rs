@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
 use crate::engine::bits::{BitIter, Bits};
-use crate::engine::layout::Layout;
+use crate::engine::layout::{Layout, Symmetry};
 use crate::engine::position::Position;
 use crate::engine::rules::Rules;
 
@@ -145,10 +145,12 @@ impl Window {
 
 /// Where a node's bounds live in the tables (see [`Tables`]).
 struct Slot<B> {
-    /// The canonical key: of the position or of its mirror image, whichever is smaller.
+    /// The canonical key: the smallest key of the position's images under the board's
+    /// symmetries (see [`Position::canonical_key`]).
     key: B,
-    /// Whether `key` is the mirror image's, so that stored columns are mirrored.
-    mirrored: bool,
+    /// The symmetry that takes the position to the image of `key`, so that stored columns
+    /// are that image's.
+    symmetry: Symmetry,
     /// Whether the node belongs in the near-leaf table (see [`near_leaf`]).
     near: bool,
 }
@@ -395,12 +397,12 @@ impl<B: Bits> Search<B> {
     /// fetched from memory while the node is expanded and its moves are ordered.
     #[inline(always)]
     fn locate(&self, pos: &Position<B>) -> Slot<B> {
-        let (key, mirrored) = pos.canonical_key();
+        let (key, symmetry) = pos.canonical_key();
         let near = near_leaf(pos);
         self.table.prefetch(key, near);
         Slot {
             key,
-            mirrored,
+            symmetry,
             near,
         }
     }
@@ -475,21 +477,10 @@ impl<B: Bits> Search<B> {
         };
         let window = window.narrow(known.lower, known.upper)?;
         if let Some(column) = known.best {
-            let column = self.orient(slot, column);
+            let column = slot.symmetry.undo(column, self.layout.rules().width());
             MoveOrder::put_first(&self.layout, column, &mut self.move_lists[ply]);
         }
         ControlFlow::Continue(window)
-    }
-
-    /// `column` of the canonical position (the one whose key is stored) as a column of the
-    /// node at `slot`, or the other way round (mirroring is its own inverse).
-    #[inline(always)]
-    fn orient(&self, slot: &Slot<B>, column: u32) -> u32 {
-        if slot.mirrored {
-            self.layout.rules().width() - 1 - column
-        } else {
-            column
-        }
     }
 
     /// Cutoffs before searching: the enhanced transposition cutoff over `children` (see
@@ -602,7 +593,8 @@ impl<B: Bits> Search<B> {
     /// its `best` means nothing.
     #[inline(always)]
     fn store(&self, slot: &Slot<B>, window: Window, best: Score, best_move: B, nodes: u64) {
-        let best_column = Some(self.orient(slot, self.layout.bit_cell(best_move).column));
+        let column = self.layout.bit_cell(best_move).column;
+        let best_column = Some(slot.symmetry.apply(column, self.layout.rules().width()));
         let (lower, upper, best_column) = if best <= window.alpha {
             (None, Some(best), None)
         } else if best >= window.beta {

@@ -20,6 +20,20 @@
 //!
 //! It settles one-row boards that the main search cannot: misère Connect 2 on 36 cells by
 //! search, and misère rows for k >= 3 of any width at their first node, by the pairing bound.
+//!
+//! The row of a cylinder is a ring, whose windows run around its end. A ring is searched as
+//! a ring (its positions keyed by the smallest of their rotations and reflections, with the
+//! pairing bound of [`pairing::ring_reserved_cells_needed`]) only until it can be cut open:
+//! - a cell in no open window: every window that can still become a line avoids it, so each
+//!   lies within the row of the other cells read around the ring from the cell after it, and
+//!   every window of that row is a window of the ring; the ring plays exactly as that row
+//!   (with the cell, if empty, as one more dead cell);
+//! - a disc with every window that holds it other than at an end closed (holding discs of
+//!   both players): the row that starts and ends with the disc (written twice) and holds the
+//!   other cells between, in ring order, has as its windows exactly the ring's windows that
+//!   hold the disc at an end or not at all (a window of k <= w cells cannot hold both ends of
+//!   the row), and those are all the ring's open windows; a move makes a line in one exactly
+//!   when it does in the other. For k = 2 every disc qualifies.
 
 use std::collections::HashMap;
 
@@ -45,6 +59,9 @@ pub struct StripSolver {
     variant: Variant,
     /// Proved bounds (lower, upper) on the sign of each form met, by its packed key.
     memo: HashMap<PackedForm, (i8, i8)>,
+    /// Proved bounds on the sign of each ring met that could not be cut open, by its key
+    /// (see [`ring_key`]).
+    ring_memo: HashMap<u128, (i8, i8)>,
     /// The solver gives up once it remembers more forms than this.
     form_limit: usize,
     nodes: u64,
@@ -63,14 +80,21 @@ impl StripSolver {
             k: k as usize,
             variant,
             memo: HashMap::new(),
+            ring_memo: HashMap::new(),
             form_limit,
             nodes: 0,
         }
     }
 
-    /// Whether the solver takes positions of `rules`: one-row boards of at most 64 cells.
+    /// Whether the solver takes positions of `rules`: one-row boards of at most 64 cells, 63
+    /// on a cylinder (a ring of k = 2 cut open at a disc is a row of one cell more).
     pub fn applies_to(rules: Rules) -> bool {
-        rules.height() == 1 && rules.width() <= MAX_WIDTH
+        let widest = if rules.is_cylinder() {
+            MAX_WIDTH - 1
+        } else {
+            MAX_WIDTH
+        };
+        rules.height() == 1 && rules.width() <= widest
     }
 
     /// Reduced positions searched so far.
@@ -93,33 +117,67 @@ impl StripSolver {
         );
         assert!(!pos.is_over(), "the game is over");
         assert!(
-            rules.width() <= MAX_WIDTH,
-            "the strip solver takes rows of at most {MAX_WIDTH} cells"
+            StripSolver::applies_to(rules),
+            "the strip solver takes rows of at most {MAX_WIDTH} cells, rings of one fewer"
         );
-        let start = self.reduce(pos);
-        let sign = self.negamax(&start, -1, 1)?;
+        let row = row_of(pos);
+        let sign = if rules.is_cylinder() {
+            self.ring_negamax(&row, -1, 1)?
+        } else {
+            let start = self.form_of(&row);
+            self.negamax(&start, -1, 1)?
+        };
         Some(Value::from_sign(Score::from(sign), pos.to_move()))
     }
 
-    /// The reduced form of a one-row position, from the side to move.
+    /// The reduced form of a flat one-row position, from the side to move.
+    #[cfg(test)]
     fn reduce(&self, pos: &Position) -> Reduced {
-        let to_move = pos.to_move();
-        let row: Vec<u8> = (0..pos.rules().width())
-            .map(|column| match pos.cell(Cell { column, row: 0 }) {
-                None => EMPTY,
-                Some(p) if p == to_move => MINE,
-                Some(_) => THEIRS,
-            })
-            .collect();
+        self.form_of(&row_of(pos))
+    }
+
+    /// The reduced form of a row of cells, from the side to move.
+    fn form_of(&self, row: &[u8]) -> Reduced {
         let mut form = Reduced {
             dead: 0,
             pieces: Vec::new(),
         };
-        self.split_into(&row, &mut form);
+        self.split_into(row, &mut form);
         canonicalize(&mut form);
         form
     }
 
+    /// The reduced form of a ring that can be cut open (see the module documentation), from
+    /// the side to move; `None` for a ring that cannot.
+    fn cut(&self, ring: &[u8]) -> Option<Reduced> {
+        let (w, k) = (ring.len(), self.k);
+        let open = |start: usize| {
+            let window = (0..k).map(|i| ring[(start + i) % w]);
+            !window.clone().any(|c| c == MINE) || !window.clone().any(|c| c == THEIRS)
+        };
+        let mut covered = vec![false; w];
+        if k <= w {
+            for start in (0..w).filter(|&start| open(start)) {
+                for i in 0..k {
+                    covered[(start + i) % w] = true;
+                }
+            }
+        }
+        if let Some(at) = covered.iter().position(|&c| !c) {
+            let row: Vec<u8> = (1..w).map(|i| ring[(at + i) % w]).collect();
+            let mut form = self.form_of(&row);
+            form.dead += u32::from(ring[at] == EMPTY);
+            return Some(form);
+        }
+        // A window starting at `start` holds the disc at `at` other than at an end when `at`
+        // lies 1 to k - 2 cells after `start`.
+        let inner_windows_closed = |at: usize| (1..k - 1).all(|back| !open((at + w - back) % w));
+        if let Some(at) = (0..w).find(|&at| ring[at] != EMPTY && inner_windows_closed(at)) {
+            let row: Vec<u8> = (0..=w).map(|i| ring[(at + i) % w]).collect();
+            return Some(self.form_of(&row));
+        }
+        None
+    }
     /// Splits `cells` into pieces added to `form`, and counts its dead empty cells there.
     fn split_into(&self, cells: &[u8], form: &mut Reduced) {
         let k = self.k;
@@ -167,10 +225,14 @@ impl StripSolver {
         };
         let (mover_can, other_can) = (open_for(MINE), open_for(THEIRS));
         match self.variant {
-            Variant::Normal => (
-                if other_can { -1 } else { 0 },
-                if mover_can { 1 } else { 0 },
-            ),
+            Variant::Normal => {
+                let mover_blocked = !mover_can || self.blocking_holds(form, MINE, false);
+                let other_blocked = !other_can || self.blocking_holds(form, THEIRS, true);
+                (
+                    if other_blocked { 0 } else { -1 },
+                    if mover_blocked { 0 } else { 1 },
+                )
+            }
             Variant::Misere => {
                 let mover_safe = !mover_can || self.pairing_holds(form, MINE, true);
                 let other_safe = !other_can || self.pairing_holds(form, THEIRS, false);
@@ -180,6 +242,25 @@ impl StripSolver {
                 )
             }
         }
+    }
+
+    /// Under normal rules, whether the opponent of `player` (to move when `blocker_to_move`)
+    /// can be sure that `player` never completes a line: it pairs up empty cells so that each
+    /// window open for `player` holds a whole pair or, when the opponent moves first, one
+    /// reserved cell in all, which it takes at once; then it answers each move of `player`'s
+    /// into a pair with the other cell of the pair (and plays anywhere otherwise: any disc of
+    /// its own only closes windows). `player` never gets both cells of a pair, so each of its
+    /// open windows keeps a cell it does not hold.
+    fn blocking_holds(&self, form: &Reduced, player: u8, blocker_to_move: bool) -> bool {
+        let mut reserve_left = blocker_to_move;
+        for piece in &form.pieces {
+            match pairing::reserved_cells_needed(piece, self.k, player) {
+                Some(0) => {}
+                Some(_) if reserve_left => reserve_left = false,
+                _ => return false,
+            }
+        }
+        true
     }
 
     /// Whether `player` (to move when `to_move`) can be sure never to complete a line of its
@@ -202,6 +283,138 @@ impl StripSolver {
             }
         }
         true
+    }
+
+    /// [`StripSolver::static_bounds`] for a ring that cannot be cut open, with the pairing
+    /// bound for rings ([`pairing::ring_reserved_cells_needed`]).
+    fn ring_static_bounds(&self, ring: &[u8]) -> (i8, i8) {
+        let w = ring.len();
+        let open_for = |player: u8| {
+            let other = MINE + THEIRS - player;
+            self.k <= w && (0..w).any(|start| (0..self.k).all(|i| ring[(start + i) % w] != other))
+        };
+        let (mover_can, other_can) = (open_for(MINE), open_for(THEIRS));
+        let empty = ring.iter().filter(|&&c| c == EMPTY).count();
+        let safe = |player: u8, to_move: bool| match pairing::ring_reserved_cells_needed(
+            ring, self.k, player,
+        ) {
+            Some(0) => true,
+            Some(_) => pairing::reserve_affordable(empty, to_move),
+            None => false,
+        };
+        // Under normal rules, `player`'s lines are blocked (see `blocking_holds`).
+        let blocked = |player: u8, blocker_to_move: bool| match pairing::ring_reserved_cells_needed(
+            ring, self.k, player,
+        ) {
+            Some(0) => true,
+            Some(_) => blocker_to_move,
+            None => false,
+        };
+        match self.variant {
+            Variant::Normal => (
+                if !other_can || blocked(THEIRS, true) {
+                    0
+                } else {
+                    -1
+                },
+                if !mover_can || blocked(MINE, false) {
+                    0
+                } else {
+                    1
+                },
+            ),
+            Variant::Misere => (
+                if !mover_can || safe(MINE, true) {
+                    0
+                } else {
+                    -1
+                },
+                if !other_can || safe(THEIRS, false) {
+                    0
+                } else {
+                    1
+                },
+            ),
+        }
+    }
+
+    /// [`StripSolver::negamax`] for a ring: the form it is cut open into when it can be (see
+    /// the module documentation), else a search of the ring's moves, one per class of moves
+    /// that lead to the same ring up to rotation and reflection.
+    fn ring_negamax(&mut self, ring: &[u8], mut alpha: i8, mut beta: i8) -> Option<i8> {
+        if let Some(form) = self.cut(ring) {
+            return self.negamax(&form, alpha, beta);
+        }
+        let (mut lower, mut upper) = self.ring_static_bounds(ring);
+        let key = ring_key(ring);
+        if let Some(&(known_lower, known_upper)) = self.ring_memo.get(&key) {
+            lower = lower.max(known_lower);
+            upper = upper.min(known_upper);
+        }
+        if lower >= beta || lower == upper {
+            return Some(lower);
+        }
+        if upper <= alpha {
+            return Some(upper);
+        }
+        alpha = alpha.max(lower);
+        beta = beta.min(upper);
+        if self.memo.len() + self.ring_memo.len() >= self.form_limit {
+            return None;
+        }
+        self.nodes += 1;
+        let alpha_in = alpha;
+        let mut best = -1;
+        let mut seen = Vec::new();
+        for at in (0..ring.len()).filter(|&at| ring[at] == EMPTY) {
+            let mut child = ring.to_vec();
+            child[at] = MINE;
+            let score = if self.ring_makes_line(&child, at) {
+                match self.variant {
+                    Variant::Normal => 1,
+                    Variant::Misere => -1,
+                }
+            } else {
+                for cell in &mut child {
+                    *cell = match *cell {
+                        MINE => THEIRS,
+                        THEIRS => MINE,
+                        empty => empty,
+                    };
+                }
+                let child_key = ring_key(&child);
+                if seen.contains(&child_key) {
+                    continue;
+                }
+                seen.push(child_key);
+                -self.ring_negamax(&child, -beta, -alpha)?
+            };
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bounds = if best <= alpha_in {
+            (lower, best)
+        } else if best >= beta {
+            (best, upper)
+        } else {
+            (best, best)
+        };
+        let entry = self.ring_memo.entry(key).or_insert((-1, 1));
+        *entry = (entry.0.max(bounds.0), entry.1.min(bounds.1));
+        Some(best)
+    }
+
+    /// Whether a disc of the side to move at `ring[at]` (already placed) completes a line
+    /// around the ring.
+    fn ring_makes_line(&self, ring: &[u8], at: usize) -> bool {
+        let w = ring.len();
+        let mine = |i: usize| ring[i % w] == MINE;
+        let left = (1..w).take_while(|&d| mine(at + w - d)).count();
+        let right = (1..w).take_while(|&d| mine(at + d)).count();
+        self.k <= w && (1 + left + right).min(w) >= self.k
     }
 
     /// The positions one move away from `form`, each with its sign when the move ends the game
@@ -339,6 +552,40 @@ fn pack(form: &Reduced) -> PackedForm {
     [(bits >> 64) as u64, bits as u64]
 }
 
+/// The cells of a one-row position, from the side to move.
+fn row_of(pos: &Position) -> Vec<u8> {
+    let to_move = pos.to_move();
+    (0..pos.rules().width())
+        .map(|column| match pos.cell(Cell { column, row: 0 }) {
+            None => EMPTY,
+            Some(p) if p == to_move => MINE,
+            Some(_) => THEIRS,
+        })
+        .collect()
+}
+
+/// The key of a ring: the smallest of its rotations and reflections packed two bits a cell
+/// (an empty cell 1, the mover's disc 2, the other player's 3) from the most significant end.
+/// Rings of up to 64 cells fit, and two rings share a key exactly when one turns into the
+/// other: every cell packs as a non-zero symbol, so the key tells the ring's length too.
+fn ring_key(ring: &[u8]) -> u128 {
+    let w = ring.len();
+    let pack = |cell: &dyn Fn(usize) -> u8| {
+        (0..w).fold(0u128, |bits, i| {
+            bits | u128::from(cell(i) + 1) << (126 - 2 * i)
+        })
+    };
+    (0..w)
+        .flat_map(|turn| {
+            [
+                pack(&|i| ring[(turn + i) % w]),
+                pack(&|i| ring[(turn + w - i) % w]),
+            ]
+        })
+        .min()
+        .expect("a ring has cells")
+}
+
 /// Hands the turn over: every disc changes sides, and the form is made canonical again.
 fn hand_over(form: &mut Reduced) {
     for cell in form.pieces.iter_mut().flatten() {
@@ -440,6 +687,81 @@ mod tests {
                 let sign = plain_sign(&pos, &mut memo);
                 prop_assert!(!mover_safe || sign >= 0, "mover safe but loses: {:?}", form);
                 prop_assert!(!other_safe || sign <= 0, "other safe but loses: {:?}", form);
+            }
+        }
+
+        /// Along a random game on a normal row, wherever a player's lines are blocked by the
+        /// opponent's pairs, plain minimax agrees that the player cannot win.
+        #[test]
+        fn the_blocking_bound_never_contradicts_plain_minimax(
+            width in 3u32..=14,
+            k in 2u32..=5,
+            choices in prop::collection::vec(0usize..14, 0..12),
+        ) {
+            let rules = Rules::new(k, width, 1, Variant::Normal).unwrap();
+            let solver = StripSolver::new(k, Variant::Normal, 0);
+            let mut memo = HashMap::new();
+            for pos in positions_along(rules, &choices) {
+                let form = solver.reduce(&pos);
+                let mover_blocked = solver.blocking_holds(&form, MINE, false);
+                let other_blocked = solver.blocking_holds(&form, THEIRS, true);
+                let checked = mover_blocked || other_blocked;
+                if form.pieces.is_empty() || !checked || pos.empty_cells() > 11 {
+                    continue;
+                }
+                let sign = plain_sign(&pos, &mut memo);
+                prop_assert!(!mover_blocked || sign <= 0, "mover blocked but wins: {:?}", form);
+                prop_assert!(!other_blocked || sign >= 0, "other blocked but wins: {:?}", form);
+            }
+        }
+
+        /// Rings (the row of a cylinder): along a random game, the solver's outcome of every
+        /// position against plain minimax on the engine's positions, under both rule sets.
+        #[test]
+        fn ring_values_match_plain_minimax(
+            width in 2u32..=11,
+            k in 2u32..=5,
+            misere in any::<bool>(),
+            choices in prop::collection::vec(0usize..11, 0..10),
+        ) {
+            let variant = if misere { Variant::Misere } else { Variant::Normal };
+            let rules = Rules::new(k, width, 1, variant)
+                .unwrap()
+                .with_topology(crate::engine::rules::Topology::Cylinder);
+            let mut solver = StripSolver::new(k, variant, usize::MAX);
+            let mut memo = HashMap::new();
+            let start = Position::new(rules);
+            for pos in std::iter::once(start).chain(positions_along(rules, &choices)) {
+                let sign = plain_sign(&pos, &mut memo);
+                let expected = Value::from_sign(Score::from(sign), pos.to_move()).result;
+                let value = solver.value(&pos).expect("no form limit");
+                prop_assert_eq!(value.result, expected, "{}\n{}", rules, pos.diagram());
+            }
+        }
+
+        /// A ring cut open is a form of at most one symbol more than the ring has cells (a
+        /// disc is written twice), and its packed key reads back unchanged.
+        #[test]
+        fn rings_cut_open_fit_their_keys(
+            width in 2u32..=MAX_WIDTH - 1,
+            k in 2u32..=6,
+            choices in prop::collection::vec(0usize..64, 0..40),
+        ) {
+            let rules = Rules::new(k, width, 1, Variant::Misere)
+                .unwrap()
+                .with_topology(crate::engine::rules::Topology::Cylinder);
+            let solver = StripSolver::new(k, Variant::Misere, 0);
+            for pos in positions_along(rules, &choices) {
+                let Some(form) = solver.cut(&row_of(&pos)) else { continue };
+                if form.pieces.is_empty() {
+                    continue;
+                }
+                let symbols = form.dead as usize
+                    + form.pieces.iter().map(Vec::len).sum::<usize>()
+                    + form.pieces.len()
+                    - 1;
+                prop_assert!(symbols <= width as usize + 1, "{} symbols: {:?}", symbols, form);
+                prop_assert_eq!(unpack(pack(&form)), form);
             }
         }
 

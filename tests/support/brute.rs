@@ -1,5 +1,6 @@
 //! An independent reference: plain minimax on a plain grid, sharing no code with the engine's
-//! bitboards or the solver's pruning, ordering and table.
+//! bitboards or the solver's pruning, ordering and table. Lines are found by walking the
+//! cells, the column taken modulo the width on a cylinder.
 
 use std::collections::HashMap;
 
@@ -12,6 +13,8 @@ pub struct Grid {
     pub width: usize,
     pub height: usize,
     pub misere: bool,
+    /// Whether column `width - 1` is next to column 0.
+    pub cylinder: bool,
     pub cells: Vec<Vec<u8>>,
     pub plies: usize,
 }
@@ -23,6 +26,7 @@ impl Grid {
             width: rules.width() as usize,
             height: rules.height() as usize,
             misere: rules.variant() == Variant::Misere,
+            cylinder: rules.is_cylinder(),
             cells: vec![vec![0; rules.height() as usize]; rules.width() as usize],
             plies: 0,
         }
@@ -46,19 +50,33 @@ impl Grid {
         self.plies -= 1;
     }
 
+    /// The cell at column `c`, row `r`: 0 off the board. On a cylinder every column exists,
+    /// taken modulo the width.
     fn at(&self, c: isize, r: isize) -> u8 {
-        if c < 0 || r < 0 || c >= self.width as isize || r >= self.height as isize {
+        let w = self.width as isize;
+        let c = if self.cylinder { c.rem_euclid(w) } else { c };
+        if c < 0 || r < 0 || c >= w || r >= self.height as isize {
             0
         } else {
             self.cells[c as usize][r as usize]
         }
     }
 
+    /// The directions a line may take: all four, except that a cylinder narrower than k has
+    /// no horizontal line (its cells would repeat). A diagonal winding around a narrow
+    /// cylinder has its cells in distinct rows, so it stays.
+    fn directions(&self) -> impl Iterator<Item = (isize, isize)> + use<> {
+        let no_row = self.cylinder && self.k > self.width;
+        [(1, 0), (0, 1), (1, 1), (1, -1)]
+            .into_iter()
+            .filter(move |&(_, dr)| !(no_row && dr == 0))
+    }
+
     /// Whether `who` has k in a row anywhere, by scanning every start cell and direction.
     pub fn has_line(&self, who: u8) -> bool {
         for c in 0..self.width as isize {
             for r in 0..self.height as isize {
-                for (dc, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                for (dc, dr) in self.directions() {
                     if (0..self.k as isize).all(|i| self.at(c + i * dc, r + i * dr) == who) {
                         return true;
                     }
@@ -66,6 +84,29 @@ impl Grid {
             }
         }
         false
+    }
+
+    /// Every line of `who`, as its cells `(column, row)` (column reduced modulo the width),
+    /// by scanning every start cell and direction.
+    pub fn lines(&self, who: u8) -> Vec<Vec<(usize, usize)>> {
+        let w = self.width as isize;
+        let mut lines = Vec::new();
+        for c in 0..w {
+            for r in 0..self.height as isize {
+                for (dc, dr) in self.directions() {
+                    if (0..self.k as isize).all(|i| self.at(c + i * dc, r + i * dr) == who) {
+                        lines.push(
+                            (0..self.k as isize)
+                                .map(|i| {
+                                    ((c + i * dc).rem_euclid(w) as usize, (r + i * dr) as usize)
+                                })
+                                .collect(),
+                        );
+                    }
+                }
+            }
+        }
+        lines
     }
 
     /// The cells packed two bits each (boards of up to 64 cells), a cheap key for the memo.

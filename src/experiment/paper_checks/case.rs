@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::position::Position;
-use crate::engine::rules::{MAX_K, Rules, Variant};
+use crate::engine::rules::{MAX_K, Rules, Topology, Variant};
 use crate::solver::Solver;
 use crate::strategy::StrategyName;
 use crate::strategy::table1;
@@ -108,6 +108,14 @@ pub struct Case {
     pub width_below_k: bool,
     /// Only boards with at most this many cells.
     pub max_cells: u32,
+    /// The boards' side walls: flat (the paper's boards) or cylinder (its annulus).
+    #[serde(default)]
+    pub topology: Topology,
+    /// An exploration rather than a claim: a strategy tried where the paper does not say it
+    /// works, reported where it holds and where it is refuted, its refutations not counted as
+    /// failures.
+    #[serde(default)]
+    pub explore: bool,
     /// The check to run on each board.
     pub check: Check,
 }
@@ -123,6 +131,9 @@ pub struct CaseRow {
     pub width: u32,
     /// Board height.
     pub height: u32,
+    /// `flat` or `cylinder`.
+    #[serde(default)]
+    pub topology: Topology,
     /// The player checked, if a strategy case.
     pub player: Option<String>,
     /// Whether the claim held.
@@ -188,7 +199,7 @@ impl Case {
                         && fits
                         && let Ok(rules) = Rules::new(k, w, h, Variant::Misere)
                     {
-                        out.push(rules);
+                        out.push(rules.with_topology(self.topology));
                     }
                 }
             }
@@ -203,6 +214,7 @@ impl Case {
             k: rules.k(),
             width: rules.width(),
             height: rules.height(),
+            topology: rules.topology(),
             player: player.map(|p| p.to_string()),
             holds,
             detail,

@@ -11,7 +11,7 @@ use crate::solver::Mib;
 use crate::solver::Solver;
 
 pub use case::{Case, CaseRow, Check, Heights, Side, Widths};
-pub use report::{publish, summary};
+pub use report::{fails_a_claim, publish, summary};
 
 /// Transposition table per worker for the solver cases: the boards of the claims file have at
 /// most 36 cells and are solved weak, which a small table serves well.

@@ -4,20 +4,38 @@
 use std::path::Path;
 
 use super::case::{Case, CaseRow};
+use crate::engine::rules::Topology;
 use crate::experiment::export::ExportError;
 use crate::experiment::export::csv::write_all;
 use crate::experiment::export::markdown::Document;
 use crate::experiment::provenance::written_by;
 
-/// The one-line verdict over `rows` of `cases`: checks, claims, holds and fails.
+/// Whether `row` refutes a claim: it failed, and its case is a claim, not an exploration.
+pub fn fails_a_claim(cases: &[Case], row: &CaseRow) -> bool {
+    !row.holds && cases.iter().any(|c| c.id == row.case && !c.explore)
+}
+
+/// The one-line verdict over `rows` of `cases`: checks, claims, holds and fails (and the
+/// refutations found by explorations, which are no failures).
 pub fn summary(cases: &[Case], rows: &[CaseRow]) -> String {
-    let failures = rows.iter().filter(|r| !r.holds).count();
-    format!(
+    let failures = rows.iter().filter(|r| fails_a_claim(cases, r)).count();
+    let refuted = rows.iter().filter(|r| !r.holds).count() - failures;
+    let explorations = cases.iter().filter(|c| c.explore).count();
+    let mut line = format!(
         "{} checks over {} claims: {} hold, {failures} fail.",
         rows.len(),
-        cases.len(),
-        rows.len() - failures
-    )
+        cases.len() - explorations,
+        rows.len() - failures - refuted
+    );
+    if explorations > 0 {
+        line = format!(
+            "{} checks over {} claims and {explorations} explorations: {} hold, {failures} fail; the explorations were refuted on {refuted} boards.",
+            rows.len(),
+            cases.len() - explorations,
+            rows.len() - failures - refuted
+        );
+    }
+    line
 }
 
 /// The Markdown summary: one line per claim with its boards, holds, fails and the first
@@ -39,21 +57,20 @@ fn markdown(cases: &[Case], rows: &[CaseRow], command: &str) -> Document {
         cases.iter().map(|case| {
             let of_case: Vec<&CaseRow> = rows.iter().filter(|r| r.case == case.id).collect();
             let fails: Vec<&&CaseRow> = of_case.iter().filter(|r| !r.holds).collect();
-            let first = fails.first().map_or("-".to_string(), |r| {
-                format!(
-                    "k={} {}x{} {}: {} `{}`",
-                    r.k,
-                    r.width,
-                    r.height,
-                    r.player.as_deref().unwrap_or(""),
-                    r.detail,
-                    r.refutation.as_deref().unwrap_or("")
-                )
-            });
+            let first = fails.first().map_or("-".to_string(), |r| refutation(r));
+            let on_cylinders = match case.topology {
+                Topology::Flat => "",
+                Topology::Cylinder => ", cylinders",
+            };
+            let exploration = if case.explore {
+                " (exploration, not a claim)"
+            } else {
+                ""
+            };
             vec![
-                case.claim.clone(),
+                format!("{}{exploration}", case.claim),
                 format!(
-                    "{} (k {}..{}, w*h <= {})",
+                    "{} (k {}..{}, w*h <= {}{on_cylinders})",
                     of_case.len(),
                     case.k.0,
                     case.k.1,
@@ -66,7 +83,32 @@ fn markdown(cases: &[Case], rows: &[CaseRow], command: &str) -> Document {
         }),
     );
     doc.paragraph(&summary(cases, rows));
+    for case in cases.iter().filter(|c| c.explore) {
+        let refuted: Vec<&CaseRow> = rows
+            .iter()
+            .filter(|r| r.case == case.id && !r.holds)
+            .collect();
+        if refuted.is_empty() {
+            continue;
+        }
+        // An exploration is read for where it breaks, so every refuted board is listed.
+        doc.heading(&format!("Where it is refuted: {}", case.claim))
+            .bullets(refuted.iter().map(|r| refutation(r)));
+    }
     doc
+}
+
+/// `k=3 5x3 P1: <detail> `52134``: a refuted board, its player and the refuting line.
+fn refutation(row: &CaseRow) -> String {
+    format!(
+        "k={} {}x{} {}: {} `{}`",
+        row.k,
+        row.width,
+        row.height,
+        row.player.as_deref().unwrap_or(""),
+        row.detail,
+        row.refutation.as_deref().unwrap_or("")
+    )
 }
 
 /// Writes `paper-checks.csv` and `paper-checks.md` for `rows` of `cases` into `dir`, quoting

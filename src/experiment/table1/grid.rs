@@ -69,12 +69,12 @@ pub struct Shard {
 impl Shard {
     /// The items of this shard: every `count`-th item of a fixed order, starting at `index`.
     /// Interleaving spreads the large boards evenly over the shards.
-    pub fn select<T: Copy>(&self, items: &[T]) -> Vec<T> {
+    pub fn select<T: Clone>(&self, items: &[T]) -> Vec<T> {
         items
             .iter()
             .enumerate()
             .filter(|(i, _)| *i as u32 % self.count == self.index - 1)
-            .map(|(_, item)| *item)
+            .map(|(_, item)| item.clone())
             .collect()
     }
 }

@@ -1,0 +1,248 @@
+//! The Markdown report of an annulus sweep: counts, the patterns of the classes of boards,
+//! where the cylinder differs from Table I's flat board, and every board beside Table I.
+
+use std::collections::BTreeMap;
+
+use super::Board;
+use super::patterns::{Pattern, patterns};
+use super::row::Row;
+use crate::engine::rules::Variant;
+use crate::experiment::export::markdown::Document;
+use crate::experiment::provenance::written_by;
+use crate::solver::Depth;
+
+/// A rendered report.
+pub struct Markdown {
+    /// The whole document.
+    pub document: Document,
+    /// Its one-line summary, also printed by the CLI.
+    pub summary: String,
+}
+
+/// `P2 in 17`, or `P2 (weak)` for a row solved for its outcome only.
+fn value(row: &Row) -> String {
+    match (row.depth(), row.remoteness) {
+        (Depth::Strong, Some(plies)) => format!("{} in {plies}", row.outcome),
+        _ => format!("{} (weak)", row.outcome),
+    }
+}
+
+/// `k=3 5x3`.
+fn board_name(row: &Row) -> String {
+    format!("k={} {}x{}", row.k, row.width, row.height)
+}
+
+/// The boards of `rows`, grouped by k: `k=3: 5x3, 7x3; k=4: 7x3`.
+fn boards_by_k(rows: &[&Row]) -> String {
+    let mut by_k: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for row in rows {
+        by_k.entry(row.k)
+            .or_default()
+            .push(format!("{}x{}", row.width, row.height));
+    }
+    by_k.into_iter()
+        .map(|(k, sizes)| format!("k={k}: {}", sizes.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// One line on a pattern: its outcome and boards, and every board that breaks it.
+fn pattern_line(pattern: &Pattern<'_>) -> String {
+    let total: usize = pattern.counts.iter().map(|&(_, n)| n).sum();
+    let head = if pattern.exceptions.is_empty() {
+        format!(
+            "**{}**: {} on all {total} boards ({})",
+            pattern.class,
+            pattern.outcome(),
+            boards_by_k(&pattern.supporting)
+        )
+    } else {
+        let others: Vec<String> = pattern.counts[1..]
+            .iter()
+            .map(|(result, n)| format!("{result} on {n}"))
+            .collect();
+        let exceptions: Vec<String> = pattern
+            .exceptions
+            .iter()
+            .map(|r| format!("{} ({})", board_name(r), value(r)))
+            .collect();
+        format!(
+            "**{}**: {} on {} of {total} boards ({}); {}: {}",
+            pattern.class,
+            pattern.outcome(),
+            pattern.supporting.len(),
+            boards_by_k(&pattern.supporting),
+            others.join(", "),
+            exceptions.join(", ")
+        )
+    };
+    let weak = pattern
+        .supporting
+        .iter()
+        .chain(&pattern.exceptions)
+        .filter(|r| r.depth() == Depth::Weak)
+        .count();
+    if weak > 0 {
+        format!("{head} [{weak} of them outcome only]")
+    } else {
+        head
+    }
+}
+
+/// Renders `rows` (sorted by k, width, height, rules) and the boards left `unsolved` at the
+/// node limits, as written by `command`.
+pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Markdown {
+    let weak = rows.iter().filter(|r| r.depth() == Depth::Weak).count();
+    let misere: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.variant() == Variant::Misere)
+        .collect();
+    let differ: Vec<&Row> = misere
+        .iter()
+        .copied()
+        .filter(|r| r.differs_from_flat())
+        .collect();
+    let compared = misere.iter().filter(|r| r.flat_table1.is_some()).count();
+    let grid = super::grid_of(rows);
+    let mut summary = format!(
+        "Annulus: {} cylinder boards solved ({} exactly, {weak} outcome only), {} not solved; k {}..{}, width*height <= {}, both rule sets. Misère: {} of {compared} boards differ from Table I's flat board.",
+        rows.len(),
+        rows.len() - weak,
+        unsolved.len(),
+        grid.k_min,
+        grid.k_max,
+        grid.max_cells,
+        differ.len(),
+    );
+    if rows.is_empty() {
+        summary = "Annulus: no board solved yet.".to_string();
+    }
+
+    let mut doc = Document::new("Connect-k on an annulus: cylinder boards against Table I");
+    doc.paragraph(&summary).paragraph(&format!(
+        "{}; one row per board in `annulus.csv`. On a cylinder \
+         column w is next to column 1: a line is k distinct cells in a row, a column or a \
+         diagonal with the column taken modulo w, so a row of k exists only for k <= w, while \
+         a diagonal may wind around a cylinder narrower than k. Remoteness is the number of \
+         plies of the game under perfect play (the winner hurries, the loser delays; for a \
+         draw, the number of cells). Boards whose exact solve passed its node limit have their \
+         outcome only, marked (weak). Table I gives the outcome of the flat board of the same \
+         size under misère rules.",
+        written_by(command)
+    ));
+    let mut by_key: BTreeMap<(u32, &str), Vec<&Row>> = BTreeMap::new();
+    for row in rows {
+        by_key
+            .entry((row.k, row.rules.as_str()))
+            .or_default()
+            .push(row);
+    }
+    doc.table(
+        &[
+            "k",
+            "rules",
+            "boards",
+            "P1",
+            "P2",
+            "Draw",
+            "outcome only",
+            "differ from Table I",
+            "nodes",
+            "seconds",
+        ],
+        by_key.iter().map(|((k, rules), of_key)| {
+            let count = |f: &dyn Fn(&Row) -> bool| of_key.iter().filter(|r| f(r)).count();
+            vec![
+                k.to_string(),
+                rules.to_string(),
+                of_key.len().to_string(),
+                count(&|r| r.outcome == "P1").to_string(),
+                count(&|r| r.outcome == "P2").to_string(),
+                count(&|r| r.outcome == "Draw").to_string(),
+                count(&|r| r.depth() == Depth::Weak).to_string(),
+                if *rules == Variant::Misere.name() {
+                    count(&|r| r.differs_from_flat()).to_string()
+                } else {
+                    "-".to_string()
+                },
+                of_key.iter().map(|r| r.nodes).sum::<u64>().to_string(),
+                format!("{:.1}", of_key.iter().map(|r| r.seconds).sum::<f64>()),
+            ]
+        }),
+    );
+
+    for variant in [Variant::Misere, Variant::Normal] {
+        doc.heading(&format!("Patterns, {variant} rules"));
+        doc.paragraph(
+            "Each class of boards with the outcome most of them share, the boards that share \
+             it, and every board that breaks it.",
+        );
+        doc.bullets(
+            patterns(rows)
+                .iter()
+                .filter(|p| p.variant == variant)
+                .map(pattern_line),
+        );
+    }
+
+    doc.heading("Where the cylinder differs from Table I's flat board (misère)");
+    if differ.is_empty() {
+        doc.paragraph("Nowhere.");
+    } else {
+        doc.table(
+            &["k", "width", "height", "Table I (flat)", "cylinder"],
+            differ.iter().map(|r| {
+                vec![
+                    r.k.to_string(),
+                    r.width.to_string(),
+                    r.height.to_string(),
+                    r.flat_table1.clone().unwrap_or_default(),
+                    value(r),
+                ]
+            }),
+        );
+    }
+
+    doc.heading("Every board");
+    let mut sizes: BTreeMap<(u32, u32, u32), [Option<&Row>; 2]> = BTreeMap::new();
+    for row in rows {
+        let slot = usize::from(row.variant() == Variant::Normal);
+        sizes.entry((row.k, row.width, row.height)).or_default()[slot] = Some(row);
+    }
+    doc.table(
+        &[
+            "k",
+            "width",
+            "height",
+            "misère, cylinder",
+            "misère, Table I (flat)",
+            "normal, cylinder",
+        ],
+        sizes.iter().map(|(&(k, w, h), [misere, normal])| {
+            let shown = |row: &Option<&Row>| row.map_or("-".to_string(), value);
+            vec![
+                k.to_string(),
+                w.to_string(),
+                h.to_string(),
+                shown(misere),
+                misere
+                    .and_then(|r| r.flat_table1.clone())
+                    .unwrap_or_else(|| "-".to_string()),
+                shown(normal),
+            ]
+        }),
+    );
+    if !unsolved.is_empty() {
+        let mut unsolved = unsolved.to_vec();
+        unsolved.sort_by_key(|b| (b.k, b.width, b.height, b.variant.name()));
+        doc.heading("Not solved within the node limits").bullets(
+            unsolved
+                .into_iter()
+                .map(|b| format!("{}, k = {}, {}x{}", b.variant, b.k, b.width, b.height)),
+        );
+    }
+    Markdown {
+        document: doc,
+        summary,
+    }
+}

@@ -499,7 +499,15 @@ fn case(rng: &mut ChaCha8Rng, files: &Files) -> Case {
                 1 => words(&["quarto", "merge", "/no/such/file"]),
                 _ => words(&["quarto", "merge", &file("garbage.txt")]),
             };
-            if rng.random_bool(0.5) {
+            if rng.random_bool(0.2) {
+                let shard = pick(rng, &["/no/such/file", "a-directory", "garbage.txt"]);
+                let shard = if shard.starts_with('/') {
+                    shard.to_string()
+                } else {
+                    file(shard)
+                };
+                args = words(&["annulus-merge", "--out", UNWRITABLE, &shard]);
+            } else if rng.random_bool(0.5) {
                 args = match rng.random_range(0..4) {
                     0 => words(&["serve", "--queue", pick(rng, &["0", "99999", "x"])]),
                     1 => words(&["serve", "--workers", pick(rng, &["0", "300", "-1"])]),

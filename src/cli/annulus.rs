@@ -157,14 +157,20 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let mut rows: Vec<Row> = Vec::new();
     for file in &args.files {
-        if !file.exists() {
-            anyhow::bail!("cannot read shard file {}: no such file", file.display());
+        if !file.is_file() {
+            anyhow::bail!(
+                "cannot read shard file {}: not a file (give the CSV files of `connectk annulus --shard`)",
+                file.display()
+            );
         }
         for row in read_rows::<Row>(file)? {
             if !rows.iter().any(|r| r.board() == row.board()) {
                 rows.push(row);
             }
         }
+    }
+    if rows.is_empty() {
+        anyhow::bail!("the shard files hold no boards: nothing to merge");
     }
     let grid = annulus::grid_of(&rows);
     publish(&args.out, rows, grid)?;

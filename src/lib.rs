@@ -29,6 +29,7 @@ pub use engine::outcome::{Cell, GameResult, Outcome, Player, Reason};
 pub use engine::perft::positions_by_ply;
 pub use engine::position::{Column, MoveError, Position};
 pub use engine::rules::{MAX_BOARD_BITS, MAX_K, Rules, RulesError, UnknownVariant, Variant};
+pub use solver::book::{self, Book, BookError};
 pub use solver::reference;
 pub use solver::{
     Budget, DEFAULT_ONE_ROW, DEFAULT_TABLE, Depth, Method, Mib, MibError, MoveValue, Solution,

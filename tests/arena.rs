@@ -1,7 +1,9 @@
 //! Arena checks: the perfect player keeps won positions, take-even never loses, the bots take
 //! wins and block losses at the documented rates, and matches are reproducible from their seed.
 
-use connectk::arena::{PlayerName, Tally, blocking_moves, play_match, wilson, winning_moves};
+use connectk::arena::{
+    PerfectSettings, PlayerName, Tally, blocking_moves, play_match, wilson, winning_moves,
+};
 use connectk::strategy::{Game, StrategyName};
 use connectk::{Column, Rules, Variant, notation};
 
@@ -12,10 +14,20 @@ fn named(name: &str) -> PlayerName {
 
 #[test]
 fn perfect_player_never_loses_a_won_game() {
+    let perfect = PerfectSettings::default();
     // Misère 4x4 (k = 4) is a second-player win (solver and Table I).
     let rules = Rules::new(4, 4, 4, Variant::Misere).unwrap();
     for opponent in ["random", "hard", "perfect"] {
-        let records = play_match(rules, named(opponent), named("perfect"), 40, 3, || {}).unwrap();
+        let records = play_match(
+            rules,
+            named(opponent),
+            named("perfect"),
+            40,
+            3,
+            &perfect,
+            || {},
+        )
+        .unwrap();
         let t = Tally::of(&records);
         assert_eq!(t.p2_wins, 40, "perfect as P2 against {opponent}: {t:?}");
     }
@@ -23,11 +35,20 @@ fn perfect_player_never_loses_a_won_game() {
 
 #[test]
 fn take_even_never_loses_on_even_heights() {
+    let perfect = PerfectSettings::default();
     for (w, h) in [(7, 6), (5, 4), (8, 2)] {
         let rules = Rules::new(4, w, h, Variant::Misere).unwrap();
         for opponent in ["random", "medium", "hard"] {
-            let records =
-                play_match(rules, named(opponent), named("take-even"), 1000, 11, || {}).unwrap();
+            let records = play_match(
+                rules,
+                named(opponent),
+                named("take-even"),
+                1000,
+                11,
+                &perfect,
+                || {},
+            )
+            .unwrap();
             let t = Tally::of(&records);
             assert_eq!(t.p2_wins, 1000, "{w}x{h} against {opponent}: {t:?}");
             assert!(t.longest <= 1 + (w - w / 4) * h);
@@ -37,11 +58,39 @@ fn take_even_never_loses_on_even_heights() {
 
 #[test]
 fn matches_are_reproducible_from_the_seed() {
+    let perfect = PerfectSettings::default();
     let rules = Rules::standard();
-    let a = play_match(rules, named("medium"), named("hard"), 200, 42, || {}).unwrap();
-    let b = play_match(rules, named("medium"), named("hard"), 200, 42, || {}).unwrap();
+    let a = play_match(
+        rules,
+        named("medium"),
+        named("hard"),
+        200,
+        42,
+        &perfect,
+        || {},
+    )
+    .unwrap();
+    let b = play_match(
+        rules,
+        named("medium"),
+        named("hard"),
+        200,
+        42,
+        &perfect,
+        || {},
+    )
+    .unwrap();
     assert_eq!(a, b);
-    let c = play_match(rules, named("medium"), named("hard"), 200, 43, || {}).unwrap();
+    let c = play_match(
+        rules,
+        named("medium"),
+        named("hard"),
+        200,
+        43,
+        &perfect,
+        || {},
+    )
+    .unwrap();
     assert_ne!(a, c);
 }
 
@@ -50,7 +99,9 @@ fn choice_count(rules: Rules, moves: &str, bot: &str, trials: u64, column: Colum
     let (pos, played) = notation::parse(rules, moves).unwrap();
     (0..trials)
         .filter(|&seed| {
-            let mut p = named(bot).build(rules, pos.to_move(), seed).unwrap();
+            let mut p = named(bot)
+                .build(rules, pos.to_move(), seed, &PerfectSettings::default())
+                .unwrap();
             let game = Game {
                 position: &pos,
                 moves: &played,

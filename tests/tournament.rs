@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use connectk::arena::PlayerName;
+use connectk::arena::{PerfectSettings, PlayerName};
 use connectk::experiment::tournament::{self as report, PairingResult, Tournament};
 use connectk::{Rules, Variant};
 
@@ -21,7 +21,8 @@ fn run(threads: usize, seed: u64, games: u64) -> Tournament {
         .unwrap();
     pool.install(|| {
         let fixtures = report::schedule(rules, &players).unwrap();
-        report::play(rules, &players, &fixtures, games, seed, || {}).unwrap()
+        let perfect = PerfectSettings::default();
+        report::play(rules, &players, &fixtures, games, seed, &perfect, || {}).unwrap()
     })
 }
 

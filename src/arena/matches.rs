@@ -1,14 +1,16 @@
 //! Playing games between two named players, one or many, reproducibly from a seed.
 
+use std::time::Instant;
+
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::engine::outcome::{GameResult, Player, Reason};
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
-use crate::strategy::{Game, StrategyError};
+use crate::strategy::{Game, MoveProof, StrategyError};
 
-use super::PlayerName;
+use super::{PerfectSettings, PlayerName};
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -27,6 +29,27 @@ pub struct GameRecord {
     pub reason: &'static str,
     /// Plies played.
     pub length: u32,
+    /// For a game with a player that proves its moves (`perfect`): `best` when each of its
+    /// moves was proven the fastest win or slowest loss, `value` when some were proven only
+    /// to keep the game-theoretic value (its time budget ran out first); empty otherwise.
+    pub proof: &'static str,
+    /// Moves of the proving player(s) proven only to keep the value.
+    pub value_only_moves: u32,
+    /// The slowest move of the proving player(s), in milliseconds (0 without one).
+    pub slowest_ms: f64,
+    /// The time of each move of the proving player(s), in milliseconds, in game order (not
+    /// in the CSV).
+    #[serde(skip)]
+    pub move_ms: Vec<f64>,
+}
+
+impl GameRecord {
+    /// Whether game records `a` and `b` are the same game (times aside, which vary from run
+    /// to run).
+    pub fn same_game(a: &GameRecord, b: &GameRecord) -> bool {
+        (a.p1, a.p2, a.seed, &a.moves, a.outcome, a.reason, a.length)
+            == (b.p1, b.p2, b.seed, &b.moves, b.outcome, b.reason, b.length)
+    }
 }
 
 /// Why a game could not be played.
@@ -62,12 +85,14 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
 /// # Errors
 /// [`StrategyError`] when a strategy does not apply to its side.
 pub fn check_pairing(rules: Rules, p1: PlayerName, p2: PlayerName) -> Result<(), StrategyError> {
-    p1.build(rules, Player::P1, 0)?;
-    p2.build(rules, Player::P2, 0)?;
+    let perfect = PerfectSettings::default();
+    p1.build(rules, Player::P1, 0, &perfect)?;
+    p2.build(rules, Player::P2, 0, &perfect)?;
     Ok(())
 }
 
-/// Plays one game of `p1` against `p2` from the empty board.
+/// Plays one game of `p1` against `p2` from the empty board, a perfect player with solvers
+/// from `perfect`.
 ///
 /// # Errors
 /// [`MatchError`] when a strategy does not apply or a player has no move.
@@ -76,11 +101,14 @@ pub fn play_game(
     p1: PlayerName,
     p2: PlayerName,
     seed: u64,
+    perfect: &PerfectSettings,
 ) -> Result<GameRecord, MatchError> {
-    let mut first = p1.build(rules, Player::P1, seed)?;
-    let mut second = p2.build(rules, Player::P2, seed.wrapping_add(1))?;
+    let mut first = p1.build(rules, Player::P1, seed, perfect)?;
+    let mut second = p2.build(rules, Player::P2, seed.wrapping_add(1), perfect)?;
     let mut pos = Position::new(rules);
     let mut moves: Vec<Column> = Vec::new();
+    let mut proofs: Vec<MoveProof> = Vec::new();
+    let mut move_ms: Vec<f64> = Vec::new();
     while !pos.is_over() {
         let mover = if pos.to_move() == Player::P1 {
             &mut first
@@ -91,8 +119,13 @@ pub fn play_game(
             position: &pos,
             moves: &moves,
         };
-        let column = mover
-            .choose(game)
+        let start = Instant::now();
+        let chosen = mover.choose(game);
+        if let Some(proof) = mover.last_proof() {
+            proofs.push(proof);
+            move_ms.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+        let column = chosen
             .and_then(|c| {
                 pos.check_move(c).map_err(|e| StrategyError::OutsideProof {
                     strategy: "arena",
@@ -120,11 +153,25 @@ pub fn play_game(
             Reason::BoardFull => "board-full",
         },
         length: pos.plies(),
+        proof: if proofs.is_empty() {
+            ""
+        } else if proofs.iter().all(|&p| p == MoveProof::Best) {
+            "best"
+        } else {
+            "value"
+        },
+        value_only_moves: proofs
+            .iter()
+            .filter(|&&p| p == MoveProof::KeepsValue)
+            .count() as u32,
+        slowest_ms: move_ms.iter().copied().fold(0.0, f64::max),
+        move_ms,
     })
 }
 
 /// Plays `games` games in parallel; game `i` uses [`game_seed`]`(seed, i)`. The records come
-/// back in game order, identical whatever the number of threads.
+/// back in game order, the same games whatever the number of threads (unless a perfect
+/// player's time budget runs out: its choice then depends on how far its search got).
 ///
 /// # Errors
 /// The first [`MatchError`] in game order.
@@ -134,12 +181,13 @@ pub fn play_match(
     p2: PlayerName,
     games: u64,
     seed: u64,
+    perfect: &PerfectSettings,
     done: impl Fn() + Sync,
 ) -> Result<Vec<GameRecord>, MatchError> {
     (0..games)
         .into_par_iter()
         .map(|i| {
-            let record = play_game(rules, p1, p2, game_seed(seed, i));
+            let record = play_game(rules, p1, p2, game_seed(seed, i), perfect);
             done();
             record
         })

@@ -7,6 +7,7 @@ use connectk::arena::{GameRecord, PlayerName, Standing, Tally, check_pairing, pl
 use connectk::experiment::export::csv::write_all;
 
 use super::board::BoardArgs;
+use super::options::PerfectArgs;
 
 /// Play N games between two players in parallel and report wins, draws and losses with 95%
 /// Wilson intervals and game lengths. Players: the bots (random, easy, medium, hard, perfect)
@@ -32,9 +33,12 @@ pub struct Args {
     /// per player as well as per side.
     #[arg(long)]
     swap: bool,
-    /// Write one CSV row per game (p1, p2, seed, moves, outcome, reason, length) to FILE.
+    /// Write one CSV row per game (p1, p2, seed, moves, outcome, reason, length, and for
+    /// games of `perfect`: proof, value_only_moves, slowest_ms) to FILE.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    #[command(flatten)]
+    perfect: PerfectArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -46,10 +50,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for &(p1, p2) in &pairings {
         check_pairing(rules, p1, p2)?;
     }
+    let perfect = args.perfect.settings(rules)?;
     let bar = super::progress::bar(pairings.len() as u64 * args.games, "games")?;
     let mut played: Vec<(PlayerName, PlayerName, Vec<GameRecord>)> = Vec::new();
     for (p1, p2) in pairings {
-        let records = play_match(rules, p1, p2, args.games, args.seed, || bar.inc(1))?;
+        let records = play_match(rules, p1, p2, args.games, args.seed, &perfect, || {
+            bar.inc(1)
+        })?;
         played.push((p1, p2, records));
     }
     bar.finish_and_clear();
@@ -77,6 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             t.mean_length(),
             t.longest
         );
+        print_proofs(records);
     }
     if let [(a, b, first), (_, _, second)] = played.as_slice() {
         let standing = Standing::as_p1(&Tally::of(first)) + Standing::as_p2(&Tally::of(second));
@@ -95,6 +103,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("  {a} scores {:.1}%", 100.0 * standing.score());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// For games with a player that proves its moves (`perfect`): how many of its moves were
+/// proven best or only value-keeping, and the median and slowest move times.
+fn print_proofs(records: &[GameRecord]) {
+    let mut times: Vec<f64> = records
+        .iter()
+        .flat_map(|r| r.move_ms.iter().copied())
+        .collect();
+    if times.is_empty() {
+        return;
+    }
+    times.sort_by(f64::total_cmp);
+    let value_only: u32 = records.iter().map(|r| r.value_only_moves).sum();
+    println!(
+        "  perfect: {} moves, {} proven best, {} proven to keep the value only; move time median {:.1} ms, slowest {:.1} ms",
+        times.len(),
+        times.len() as u32 - value_only,
+        value_only,
+        times[times.len() / 2],
+        times[times.len() - 1]
+    );
 }
 
 /// One line per count: the count, its share of `games` and its 95% Wilson interval.

@@ -3,7 +3,9 @@
 mod arena;
 mod bench;
 mod board;
+mod book;
 mod experiment;
+mod options;
 mod paper_check;
 mod perft;
 mod play;
@@ -66,6 +68,7 @@ enum Command {
     Tournament(tournament::Args),
     Play(play::Args),
     UciDataset(uci_dataset::Args),
+    Book(book::Args),
 }
 
 /// Runs the command line and turns every error into one line on stderr and exit status 2.
@@ -95,6 +98,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Tournament(args) => tournament::run(args),
         Command::Play(args) => play::run(args),
         Command::UciDataset(args) => uci_dataset::run(args),
+        Command::Book(args) => book::run(args),
     }
 }
 

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use connectk::experiment::export::csv::read_rows;
-use connectk::experiment::table1::{self, Effort, Grid, Row, Shard, Store};
+use connectk::experiment::shard::Shard;
+use connectk::experiment::table1::{self, Effort, Grid, Row, Store};
 use connectk::{DEFAULT_ONE_ROW, DEFAULT_TABLE, Depth, Mib};
 
 /// Solve every misère board of a grid exactly and hold each outcome against Table I of Steele &

@@ -8,6 +8,7 @@ use connectk::arena::PlayerName;
 use connectk::experiment::tournament;
 
 use super::board::BoardArgs;
+use super::options::PerfectArgs;
 
 /// Play a round robin: every ordered pair of distinct players, so each pair meets with both
 /// colours, N games per pairing. A pairing where a strategy does not apply to its side (e.g.
@@ -31,11 +32,14 @@ pub struct Args {
     /// Output directory.
     #[arg(long, default_value = "results/tournament", value_name = "DIR")]
     out_dir: PathBuf,
+    #[command(flatten)]
+    perfect: PerfectArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
     let fixtures = tournament::schedule(rules, &args.players)?;
+    let perfect = args.perfect.settings(rules)?;
     let playable = fixtures
         .iter()
         .filter(|f| f.not_applicable.is_none())
@@ -54,6 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &fixtures,
         args.games,
         args.seed,
+        &perfect,
         || bar.inc(1),
     )?;
     bar.finish_and_clear();

@@ -19,7 +19,7 @@ use crate::engine::rules::{Rules, RulesError, Variant};
 use crate::solver::{Depth, Mib, Solver};
 use crate::strategy::table1;
 
-pub use grid::{Board, Grid, Shard};
+pub use grid::{Board, Grid};
 pub use report::Markdown;
 pub use row::{Row, Store};
 

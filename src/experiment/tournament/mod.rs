@@ -4,7 +4,9 @@
 mod plot;
 mod report;
 
-use crate::arena::{MatchError, PlayerName, Standing, Tally, check_pairing, play_match};
+use crate::arena::{
+    MatchError, PerfectSettings, PlayerName, Standing, Tally, check_pairing, play_match,
+};
 use crate::engine::rules::Rules;
 
 pub use report::{PairingRow, markdown, publish, rows};
@@ -115,6 +117,7 @@ pub fn play(
     fixtures: &[Fixture],
     games: u64,
     seed: u64,
+    perfect: &PerfectSettings,
     done: impl Fn() + Sync,
 ) -> Result<Tournament, TournamentError> {
     if games == 0 {
@@ -125,7 +128,8 @@ pub fn play(
         let result = match &fixture.not_applicable {
             Some(reason) => PairingResult::NotApplicable(reason.clone()),
             None => {
-                let records = play_match(rules, fixture.p1, fixture.p2, games, seed, &done)?;
+                let records =
+                    play_match(rules, fixture.p1, fixture.p2, games, seed, perfect, &done)?;
                 PairingResult::Played(Tally::of(&records))
             }
         };

@@ -1,0 +1,189 @@
+//! The perfect player: never a move that changes the game-theoretic value, and within its time
+//! budget the fastest win or the slowest loss; its solvers outlive the games it plays.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand_chacha::ChaCha8Rng;
+
+use super::PlayerName;
+use super::bots::{no_moves, pick, winning_moves};
+use crate::engine::outcome::GameResult;
+use crate::engine::position::{Column, Position};
+use crate::solver::{Book, Budget, Depth, Mib, Solver};
+use crate::strategy::{Game, MoveProof, Strategy, StrategyError};
+
+/// The transposition table of each of the perfect player's solvers, unless set otherwise.
+pub const PERFECT_TABLE: Mib = Mib(64);
+
+/// Solvers waiting for a game: a game's perfect player takes one and gives it back when the
+/// game ends, so each solver's table (and the book inside it) serves game after game. There
+/// are never more solvers than games played at once.
+struct SolverPool {
+    table: Mib,
+    book: Option<Arc<Book>>,
+    idle: Mutex<Vec<Solver>>,
+}
+
+impl SolverPool {
+    fn take(&self) -> Solver {
+        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        idle.unwrap_or_else(|| {
+            let solver = Solver::new(self.table);
+            match &self.book {
+                Some(book) => solver.with_book(Arc::clone(book)),
+                None => solver,
+            }
+        })
+    }
+
+    fn give_back(&self, solver: Solver) {
+        self.idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(solver);
+    }
+}
+
+/// What the perfect player brings to every game: its solvers (kept across moves and games),
+/// their opening book, and its time per move. Clones share the solvers.
+#[derive(Clone)]
+pub struct PerfectSettings {
+    pool: Arc<SolverPool>,
+    move_time: Option<Duration>,
+}
+
+impl PerfectSettings {
+    /// Solvers with tables of `table`, consulting `book` when given; each move proves the value
+    /// first, then spends what is left of `move_time` on the remoteness (`None`: as long as
+    /// that takes, so that every move is the fastest win or slowest loss and games are
+    /// reproducible from their seed).
+    pub fn new(table: Mib, book: Option<Arc<Book>>, move_time: Option<Duration>) -> Self {
+        PerfectSettings {
+            pool: Arc::new(SolverPool {
+                table,
+                book,
+                idle: Mutex::new(Vec::new()),
+            }),
+            move_time,
+        }
+    }
+
+    /// The time budget of one move, if any.
+    pub fn move_time(&self) -> Option<Duration> {
+        self.move_time
+    }
+
+    /// The opening book of the solvers, if any.
+    pub fn book(&self) -> Option<Arc<Book>> {
+        self.pool.book.clone()
+    }
+}
+
+impl Default for PerfectSettings {
+    /// [`PERFECT_TABLE`], no book, no time limit.
+    fn default() -> Self {
+        PerfectSettings::new(PERFECT_TABLE, None, None)
+    }
+}
+
+/// The solver's choice: a move that keeps the game-theoretic value, proven before it is
+/// played (however long that takes), and among those, when the time budget allows proving it,
+/// the fastest win or the slowest loss; ties broken at random.
+///
+/// Each move first settles the position's outcome and the moves that keep it (from the book
+/// where it holds them, by search otherwise), then spends the rest of the budget on exact
+/// remoteness. When the budget runs out first, it plays a value-keeping move that does not
+/// let the opponent win at once where it has one, and reports the move as keeping the value
+/// only ([`MoveProof::KeepsValue`]).
+pub struct Perfect {
+    rng: ChaCha8Rng,
+    /// Taken from the pool for the game, and given back when it ends.
+    solver: Option<Solver>,
+    settings: PerfectSettings,
+    last: Option<MoveProof>,
+}
+
+impl Perfect {
+    /// A perfect player breaking ties with `rng`, with a solver from `settings`' pool.
+    pub fn new(rng: ChaCha8Rng, settings: &PerfectSettings) -> Perfect {
+        Perfect {
+            rng,
+            solver: Some(settings.pool.take()),
+            settings: settings.clone(),
+            last: None,
+        }
+    }
+}
+
+impl Drop for Perfect {
+    fn drop(&mut self) {
+        if let Some(solver) = self.solver.take() {
+            self.settings.pool.give_back(solver);
+        }
+    }
+}
+
+impl Strategy for Perfect {
+    fn name(&self) -> &'static str {
+        PlayerName::Perfect.as_str()
+    }
+
+    fn choose(&mut self, game: Game<'_>) -> Result<Column, StrategyError> {
+        let start = Instant::now();
+        let pos = game.position;
+        if pos.is_over() {
+            return Err(no_moves());
+        }
+        let solver = self.solver.as_mut().expect("held until dropped");
+        let keeping = solver.solve_with_best_moves(pos, Depth::Weak).best_moves;
+        let best = if keeping.len() == 1 {
+            // The only move that keeps the value is the best one.
+            Some(keeping.clone())
+        } else {
+            let exact = |s: &mut Solver| s.solve_with_best_moves(pos, Depth::Strong).best_moves;
+            match self.settings.move_time {
+                None => Some(exact(solver)),
+                Some(time) => {
+                    let left = time.saturating_sub(start.elapsed());
+                    solver.limited(Budget::time(left), exact)
+                }
+            }
+        };
+        let (moves, proof) = match best {
+            Some(best) => (best, MoveProof::Best),
+            None => (safest(pos, keeping), MoveProof::KeepsValue),
+        };
+        self.last = Some(proof);
+        pick(&mut self.rng, &moves).ok_or_else(no_moves)
+    }
+
+    fn last_proof(&self) -> Option<MoveProof> {
+        self.last
+    }
+}
+
+/// Of the value-keeping moves `keeping`, those that win at once if any; otherwise those after
+/// which the opponent cannot win at once, if any; otherwise all of them. (Any of them keeps
+/// the value; against an imperfect opponent, these keep the game going in the right way.)
+fn safest(pos: &Position, keeping: Vec<Column>) -> Vec<Column> {
+    let me = pos.to_move();
+    let after = |c: Column| pos.played(c).expect("legal column");
+    let wins: Vec<Column> = keeping
+        .iter()
+        .copied()
+        .filter(|&c| after(c).outcome().map(|o| o.result) == Some(GameResult::Win(me)))
+        .collect();
+    if !wins.is_empty() {
+        return wins;
+    }
+    let quiet: Vec<Column> = keeping
+        .iter()
+        .copied()
+        .filter(|&c| {
+            let child = after(c);
+            !child.is_over() && winning_moves(&child).is_empty()
+        })
+        .collect();
+    if quiet.is_empty() { keeping } else { quiet }
+}

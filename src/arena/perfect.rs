@@ -93,7 +93,8 @@ impl Default for PerfectSettings {
 ///
 /// Each move first settles the position's outcome and the moves that keep it (from the book
 /// where it holds them, by search otherwise), then spends the rest of the budget on exact
-/// remoteness. When the budget runs out first, it plays a value-keeping move that does not
+/// remoteness, unless the book has proven a best move already or only one move keeps the
+/// value. When the budget runs out first, it plays a value-keeping move that does not
 /// let the opponent win at once where it has one, and reports the move as keeping the value
 /// only ([`MoveProof::KeepsValue`]).
 pub struct Perfect {
@@ -136,7 +137,17 @@ impl Strategy for Perfect {
             return Err(no_moves());
         }
         let solver = self.solver.as_mut().expect("held until dropped");
-        let keeping = solver.solve_with_best_moves(pos, Depth::Weak).best_moves;
+        let keeping = match book_moves(solver.book().map(Arc::as_ref), pos) {
+            Some(BookMoves::Best(best)) => {
+                // The move a book of the player's tree stores: the one to the smallest
+                // canonical key (see `experiment::book`), so that the game stays in the book.
+                self.last = Some(MoveProof::Best);
+                let key = |c: &&Column| pos.played(**c).expect("legal").canonical_key().0;
+                return best.iter().min_by_key(key).copied().ok_or_else(no_moves);
+            }
+            Some(BookMoves::Keeping(keeping)) => keeping,
+            None => solver.solve_with_best_moves(pos, Depth::Weak).best_moves,
+        };
         let best = if keeping.len() == 1 {
             // The only move that keeps the value is the best one.
             Some(keeping.clone())
@@ -160,6 +171,49 @@ impl Strategy for Perfect {
 
     fn last_proof(&self) -> Option<MoveProof> {
         self.last
+    }
+}
+
+/// What an opening book says about the moves of a position it holds.
+enum BookMoves {
+    /// The book's moves that are proven best (fastest win, slowest loss, or a draw).
+    Best(Vec<Column>),
+    /// The book's moves proven to keep the value, none of them proven best.
+    Keeping(Vec<Column>),
+}
+
+/// The moves of `pos` that `book` proves to keep its value: moves to positions it holds (or
+/// that end the game) with the same outcome, best when both values are exact and the move's
+/// remoteness is the position's. `None` when the book does not hold `pos` or any such move.
+/// (A book of a player's tree holds one move of each of its positions, a book of every
+/// position all of them.)
+fn book_moves(book: Option<&Book>, pos: &Position) -> Option<BookMoves> {
+    let value = book?.value(pos)?;
+    let mut best = Vec::new();
+    let mut keeping = Vec::new();
+    for column in pos.legal_columns() {
+        let child = pos.played(column).expect("legal column");
+        let after = match child.outcome() {
+            Some(outcome) => Some((outcome.result, Some(0))),
+            None => book?.value(&child).map(|v| (v.result, v.remoteness)),
+        };
+        let Some((result, remoteness)) = after else {
+            continue;
+        };
+        if result != value.result {
+            continue;
+        }
+        keeping.push(column);
+        if value.remoteness.is_some() && remoteness.map(|r| r + 1) == value.remoteness {
+            best.push(column);
+        }
+    }
+    if !best.is_empty() {
+        Some(BookMoves::Best(best))
+    } else if !keeping.is_empty() {
+        Some(BookMoves::Keeping(keeping))
+    } else {
+        None
     }
 }
 

@@ -433,11 +433,10 @@ impl Solver {
                 Depth::Weak
             };
             let after = self.value(child, depth);
-            let shifted = Value {
-                result: after.result,
-                remoteness: after.remoteness.map(|r| r + 1),
-            };
-            return shifted == value;
+            // A finished child has remoteness 0 even at weak depth, which then compares the
+            // outcome alone (a weak solve once missed every move that wins at once this way).
+            return after.result == value.result
+                && (depth == Depth::Weak || after.remoteness.map(|r| r + 1) == value.remoteness);
         }
         match score {
             // The child keeps the value exactly when its own score is `-score`; a window of

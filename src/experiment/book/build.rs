@@ -304,6 +304,16 @@ impl Drop for Lease<'_> {
     }
 }
 
+/// The book player's move among the `best` moves of `pos`: the one to the position with the
+/// smallest canonical key, the choice [`crate::arena::Perfect`] makes from a book, whichever
+/// mirror image of the position it meets.
+fn book_move(pos: &Position, best: &[Column]) -> Column {
+    *best
+        .iter()
+        .min_by_key(|&&c| pos.played(c).expect("legal column").canonical_key().0)
+        .expect("an unfinished position has a best move")
+}
+
 /// The canonical key of `pos`, as the CSV writes it.
 fn key_of(pos: &Position) -> String {
     format!("{:x}", pos.canonical_key().0)
@@ -337,7 +347,7 @@ fn solve(spec: BookSpec, solver: &mut Solver, node: &Node) -> Option<BookRow> {
         plies: pos.plies(),
         outcome: solution.value.result.label().to_string(),
         remoteness: solution.value.remoteness,
-        best: with_move.then(|| solution.best_moves[0].number()),
+        best: with_move.then(|| book_move(pos, &solution.best_moves).number()),
         nodes: solution.nodes,
         ms: start.elapsed().as_secs_f64() * 1e3,
     })

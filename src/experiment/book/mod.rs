@@ -26,7 +26,8 @@ pub enum Coverage {
     /// Every unfinished position with at most the book's plies of discs.
     All,
     /// The positions a perfect player of one side meets in the first plies when it plays one
-    /// value-keeping move (the lowest-numbered of the best) and its opponent plays anything:
+    /// value-keeping move (of the best, the one to the smallest canonical key) and its
+    /// opponent plays anything:
     /// every such position with the player to move, solved, and the position after its move.
     Player(Player),
     /// The positions of [`Coverage::Player`] for both sides.
@@ -78,9 +79,9 @@ pub struct BookRow {
     pub outcome: String,
     /// Plies to the end under perfect play; empty when only the outcome was solved.
     pub remoteness: Option<u32>,
-    /// The book player's move (a column from 1): the lowest-numbered move that keeps the value
-    /// (the fastest win or slowest loss when the remoteness is known); empty in a book of
-    /// every position.
+    /// The book player's move (a column from 1): of the moves that keep the value (the fastest
+    /// win or slowest loss when the remoteness is known), the one to the position with the
+    /// smallest canonical key; empty in a book of every position.
     pub best: Option<u32>,
     /// Search nodes spent.
     pub nodes: u64,

@@ -2,10 +2,20 @@
 //! wins and block losses at the documented rates, and matches are reproducible from their seed.
 
 use connectk::arena::{
-    PerfectSettings, PlayerName, Tally, blocking_moves, play_match, wilson, winning_moves,
+    Pairing, PerfectSettings, PlayerName, Tally, blocking_moves, play_match, wilson, winning_moves,
 };
 use connectk::strategy::{Game, StrategyName};
 use connectk::{Column, Rules, Variant, notation};
+
+/// `p1` against `p2` under `rules`.
+fn pairing(rules: Rules, p1: PlayerName, p2: PlayerName, perfect: &PerfectSettings) -> Pairing<'_> {
+    Pairing {
+        rules,
+        p1,
+        p2,
+        perfect,
+    }
+}
 
 /// The arena player called `name`.
 fn named(name: &str) -> PlayerName {
@@ -19,12 +29,9 @@ fn perfect_player_never_loses_a_won_game() {
     let rules = Rules::new(4, 4, 4, Variant::Misere).unwrap();
     for opponent in ["random", "hard", "perfect"] {
         let records = play_match(
-            rules,
-            named(opponent),
-            named("perfect"),
+            pairing(rules, named(opponent), named("perfect"), &perfect),
             40,
             3,
-            &perfect,
             || {},
         )
         .unwrap();
@@ -40,12 +47,9 @@ fn take_even_never_loses_on_even_heights() {
         let rules = Rules::new(4, w, h, Variant::Misere).unwrap();
         for opponent in ["random", "medium", "hard"] {
             let records = play_match(
-                rules,
-                named(opponent),
-                named("take-even"),
+                pairing(rules, named(opponent), named("take-even"), &perfect),
                 1000,
                 11,
-                &perfect,
                 || {},
             )
             .unwrap();
@@ -61,33 +65,24 @@ fn matches_are_reproducible_from_the_seed() {
     let perfect = PerfectSettings::default();
     let rules = Rules::standard();
     let a = play_match(
-        rules,
-        named("medium"),
-        named("hard"),
+        pairing(rules, named("medium"), named("hard"), &perfect),
         200,
         42,
-        &perfect,
         || {},
     )
     .unwrap();
     let b = play_match(
-        rules,
-        named("medium"),
-        named("hard"),
+        pairing(rules, named("medium"), named("hard"), &perfect),
         200,
         42,
-        &perfect,
         || {},
     )
     .unwrap();
     assert_eq!(a, b);
     let c = play_match(
-        rules,
-        named("medium"),
-        named("hard"),
+        pairing(rules, named("medium"), named("hard"), &perfect),
         200,
         43,
-        &perfect,
         || {},
     )
     .unwrap();

@@ -22,7 +22,17 @@ fn run(threads: usize, seed: u64, games: u64) -> Tournament {
     pool.install(|| {
         let fixtures = report::schedule(rules, &players).unwrap();
         let perfect = PerfectSettings::default();
-        report::play(rules, &players, &fixtures, games, seed, &perfect, || {}).unwrap()
+        report::play(
+            rules,
+            &players,
+            &fixtures,
+            games,
+            seed,
+            &perfect,
+            || {},
+            |_| Ok::<(), report::TournamentError>(()),
+        )
+        .unwrap()
     })
 }
 
@@ -90,7 +100,7 @@ fn bad_tournament_options_exit_with_status_two() {
         ),
         (
             &["--players", "hard,easy", "--games", "0"][..],
-            "no games to play",
+            "0 is not in 1..=1000000000",
         ),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_connectk"))

@@ -5,7 +5,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::engine::outcome::{GameResult, Player, Reason};
+use crate::analysis::GameState;
+use crate::engine::outcome::{GameResult, Player};
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
 use crate::strategy::{Game, MoveProof, StrategyError};
@@ -15,6 +16,14 @@ use super::{PerfectSettings, PlayerName};
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameRecord {
+    /// `normal` or `misere`.
+    pub rules: &'static str,
+    /// Line length.
+    pub k: u32,
+    /// Board width.
+    pub width: u32,
+    /// Board height.
+    pub height: u32,
     /// The first player's name.
     pub p1: &'static str,
     /// The second player's name.
@@ -29,6 +38,12 @@ pub struct GameRecord {
     pub reason: &'static str,
     /// Plies played.
     pub length: u32,
+    /// The cells of the completed line, as `column:row` from 0 at the bottom left,
+    /// space-separated (empty for a full board).
+    pub winning_cells: String,
+    /// The same cells as flat indices `row * width + column` with row 0 at the top, as the
+    /// game service of seed 002 numbers them, space-separated.
+    pub winning_indices: String,
     /// For a game with a player that proves its moves (`perfect`): `best` when each of its
     /// moves was proven the fastest win or slowest loss, `value` when some were proven only
     /// to keep the game-theoretic value (its time budget ran out first); empty otherwise.
@@ -44,11 +59,57 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// Whether game records `a` and `b` are the same game (times aside, which vary from run
-    /// to run).
-    pub fn same_game(a: &GameRecord, b: &GameRecord) -> bool {
-        (a.p1, a.p2, a.seed, &a.moves, a.outcome, a.reason, a.length)
-            == (b.p1, b.p2, b.seed, &b.moves, b.outcome, b.reason, b.length)
+    /// The record of a finished game between `p1` and `p2` played with `seed`, which reached
+    /// `pos` by `moves`, with the proofs and times of the moves of its proving player(s).
+    ///
+    /// # Panics
+    /// If the game is not over.
+    fn of(
+        p1: PlayerName,
+        p2: PlayerName,
+        seed: u64,
+        pos: &Position,
+        moves: &[Column],
+        proofs: &[MoveProof],
+        move_ms: Vec<f64>,
+    ) -> GameRecord {
+        let rules = pos.rules();
+        let state = GameState::of(pos, &crate::engine::notation::format(rules, moves));
+        let joined = |items: Vec<String>| items.join(" ");
+        GameRecord {
+            rules: state.rules,
+            k: state.k,
+            width: state.width,
+            height: state.height,
+            p1: p1.as_str(),
+            p2: p2.as_str(),
+            seed,
+            outcome: state.winner.expect("the game is over"),
+            reason: state.reason.expect("the game is over"),
+            length: state.plies,
+            winning_cells: joined(
+                state
+                    .winning_cells
+                    .iter()
+                    .map(|[c, r]| format!("{c}:{r}"))
+                    .collect(),
+            ),
+            winning_indices: joined(state.winning_indices.iter().map(u32::to_string).collect()),
+            moves: state.moves,
+            proof: if proofs.is_empty() {
+                ""
+            } else if proofs.iter().all(|&p| p == MoveProof::Best) {
+                "best"
+            } else {
+                "value"
+            },
+            value_only_moves: proofs
+                .iter()
+                .filter(|&&p| p == MoveProof::KeepsValue)
+                .count() as u32,
+            slowest_ms: move_ms.iter().copied().fold(0.0, f64::max),
+            move_ms,
+        }
     }
 }
 
@@ -80,6 +141,20 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// Who meets whom in a match: the rules, both players, and the settings of any perfect player
+/// among them (its time budget, book and table).
+#[derive(Clone, Copy)]
+pub struct Pairing<'a> {
+    /// The rules of every game.
+    pub rules: Rules,
+    /// The first player.
+    pub p1: PlayerName,
+    /// The second player.
+    pub p2: PlayerName,
+    /// How a perfect player among them plays.
+    pub perfect: &'a PerfectSettings,
+}
+
 /// Checks that `p1` and `p2` can meet under `rules` by setting up both players once.
 ///
 /// # Errors
@@ -91,18 +166,17 @@ pub fn check_pairing(rules: Rules, p1: PlayerName, p2: PlayerName) -> Result<(),
     Ok(())
 }
 
-/// Plays one game of `p1` against `p2` from the empty board, a perfect player with solvers
-/// from `perfect`.
+/// Plays one game of `pairing` from the empty board, the players' randomness from `seed`.
 ///
 /// # Errors
 /// [`MatchError`] when a strategy does not apply or a player has no move.
-pub fn play_game(
-    rules: Rules,
-    p1: PlayerName,
-    p2: PlayerName,
-    seed: u64,
-    perfect: &PerfectSettings,
-) -> Result<GameRecord, MatchError> {
+pub fn play_game(pairing: Pairing, seed: u64) -> Result<GameRecord, MatchError> {
+    let Pairing {
+        rules,
+        p1,
+        p2,
+        perfect,
+    } = pairing;
     let mut first = p1.build(rules, Player::P1, seed, perfect)?;
     let mut second = p2.build(rules, Player::P2, seed.wrapping_add(1), perfect)?;
     let mut pos = Position::new(rules);
@@ -141,57 +215,64 @@ pub fn play_game(
         pos.play(column).expect("checked move");
         moves.push(column);
     }
-    let outcome = pos.outcome().expect("game over");
-    Ok(GameRecord {
-        p1: p1.as_str(),
-        p2: p2.as_str(),
-        seed,
-        moves: crate::engine::notation::format(rules, &moves),
-        outcome: outcome.result.label(),
-        reason: match outcome.reason {
-            Reason::Line { .. } => "line",
-            Reason::BoardFull => "board-full",
-        },
-        length: pos.plies(),
-        proof: if proofs.is_empty() {
-            ""
-        } else if proofs.iter().all(|&p| p == MoveProof::Best) {
-            "best"
-        } else {
-            "value"
-        },
-        value_only_moves: proofs
-            .iter()
-            .filter(|&&p| p == MoveProof::KeepsValue)
-            .count() as u32,
-        slowest_ms: move_ms.iter().copied().fold(0.0, f64::max),
-        move_ms,
-    })
+    Ok(GameRecord::of(p1, p2, seed, &pos, &moves, &proofs, move_ms))
 }
 
-/// Plays `games` games in parallel; game `i` uses [`game_seed`]`(seed, i)`. The records come
-/// back in game order, the same games whatever the number of threads (unless a perfect
-/// player's time budget runs out: its choice then depends on how far its search got).
+/// Games played in parallel between two deliveries to the sink of [`play_games`]: enough to
+/// keep every core busy, few enough that memory stays small however many games are asked for.
+const BATCH: u64 = 1024;
+
+/// Plays `games` games of `pairing` in parallel, game `i` with [`game_seed`]`(seed, i)`, and
+/// hands each record to `sink` in game order (identical whatever the number of threads, unless
+/// a perfect player's time budget runs out: its choice then depends on how far its search
+/// got), a batch at a time, so that any number of games runs in bounded memory. `done` is
+/// called after each game.
+///
+/// # Errors
+/// The first [`MatchError`] in game order, or the first error of `sink`; the games after it
+/// are not played.
+pub fn play_games<E: From<MatchError>>(
+    pairing: Pairing,
+    games: u64,
+    seed: u64,
+    done: impl Fn() + Sync,
+    mut sink: impl FnMut(GameRecord) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut start = 0;
+    while start < games {
+        let end = games.min(start.saturating_add(BATCH));
+        let batch: Vec<GameRecord> = (start..end)
+            .into_par_iter()
+            .map(|i| {
+                let record = play_game(pairing, game_seed(seed, i));
+                done();
+                record
+            })
+            .collect::<Result<_, MatchError>>()?;
+        for record in batch {
+            sink(record)?;
+        }
+        start = end;
+    }
+    Ok(())
+}
+
+/// Every record of [`play_games`], in game order.
 ///
 /// # Errors
 /// The first [`MatchError`] in game order.
 pub fn play_match(
-    rules: Rules,
-    p1: PlayerName,
-    p2: PlayerName,
+    pairing: Pairing,
     games: u64,
     seed: u64,
-    perfect: &PerfectSettings,
     done: impl Fn() + Sync,
 ) -> Result<Vec<GameRecord>, MatchError> {
-    (0..games)
-        .into_par_iter()
-        .map(|i| {
-            let record = play_game(rules, p1, p2, game_seed(seed, i), perfect);
-            done();
-            record
-        })
-        .collect()
+    let mut records = Vec::new();
+    play_games(pairing, games, seed, done, |record| {
+        records.push(record);
+        Ok::<(), MatchError>(())
+    })?;
+    Ok(records)
 }
 
 /// Counts of a match from P1's side.
@@ -214,15 +295,20 @@ impl Tally {
     pub fn of(records: &[GameRecord]) -> Tally {
         let mut t = Tally::default();
         for r in records {
-            match GameResult::from_label(r.outcome) {
-                Some(GameResult::Win(Player::P1)) => t.p1_wins += 1,
-                Some(GameResult::Win(Player::P2)) => t.p2_wins += 1,
-                _ => t.draws += 1,
-            }
-            t.plies += r.length as u64;
-            t.longest = t.longest.max(r.length);
+            t.add(r);
         }
         t
+    }
+
+    /// Counts one more game.
+    pub fn add(&mut self, record: &GameRecord) {
+        match GameResult::from_label(record.outcome) {
+            Some(GameResult::Win(Player::P1)) => self.p1_wins += 1,
+            Some(GameResult::Win(Player::P2)) => self.p2_wins += 1,
+            _ => self.draws += 1,
+        }
+        self.plies += u64::from(record.length);
+        self.longest = self.longest.max(record.length);
     }
 
     /// Games counted.

@@ -1,7 +1,6 @@
 //! Opponents of every strength and matches between any two players.
 
 mod bots;
-mod budgeted;
 pub mod human;
 mod matches;
 mod perfect;
@@ -19,9 +18,9 @@ use crate::engine::rules::Rules;
 use crate::strategy::{Strategy, StrategyError, StrategyName, UnknownName};
 
 pub use bots::{Level, Random, RuleBot, blocking_moves, winning_moves};
-pub use budgeted::{ColumnValue, column_values};
 pub use matches::{
-    GameRecord, MatchError, Standing, Tally, check_pairing, game_seed, play_game, play_match,
+    GameRecord, MatchError, Pairing, Standing, Tally, check_pairing, game_seed, play_game,
+    play_games, play_match,
 };
 pub use perfect::{PERFECT_TABLE, Perfect, PerfectSettings};
 pub use stats::wilson;

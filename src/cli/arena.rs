@@ -3,8 +3,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use connectk::arena::{GameRecord, PlayerName, Standing, Tally, check_pairing, play_match, wilson};
-use connectk::experiment::export::csv::write_all;
+use connectk::arena::{
+    GameRecord, Pairing, PlayerName, Standing, Tally, check_pairing, play_games, wilson,
+};
+use connectk::experiment::export::csv::RowWriter;
 
 use super::board::BoardArgs;
 use super::options::PerfectArgs;
@@ -12,7 +14,8 @@ use super::options::PerfectArgs;
 /// Play N games between two players in parallel and report wins, draws and losses with 95%
 /// Wilson intervals and game lengths. Players: the bots (random, easy, medium, hard, perfect)
 /// and the paper's strategies where they apply. Game i is seeded from --seed and i, so results
-/// do not depend on the number of threads.
+/// do not depend on the number of threads. Games run in batches, so any number of them runs in
+/// bounded memory. Exit status: 0 when played, 2 for bad input.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -23,8 +26,8 @@ pub struct Args {
     /// The second player.
     #[arg(long, value_enum)]
     p2: PlayerName,
-    /// Number of games (with --swap: of openings, each played twice).
-    #[arg(long, default_value_t = 100)]
+    /// Number of games, 1 to 1,000,000,000 (with --swap: of openings, each played twice).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
     games: u64,
     /// Seed of the match.
     #[arg(long, default_value_t = 1)]
@@ -33,13 +36,23 @@ pub struct Args {
     /// per player as well as per side.
     #[arg(long)]
     swap: bool,
-    /// Write one CSV row per game (p1, p2, seed, moves, outcome, reason, length, and for
-    /// games of `perfect`: proof, value_only_moves, slowest_ms) to FILE.
+    /// Write one CSV row per game to FILE: rules, k, width, height, p1, p2, seed, moves,
+    /// outcome, reason (`line` or `board-full`), length, winning_cells (`column:row` from 0 at
+    /// the bottom left), winning_indices (`row * width + column`, row 0 at the top), and for
+    /// games of `perfect`: proof (`best` when every move of it was proven the fastest win or
+    /// slowest loss, `value` when some only kept the value), value_only_moves, slowest_ms.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Worker threads (default: one per core; results do not depend on it).
+    #[arg(long)]
+    threads: Option<usize>,
     #[command(flatten)]
     perfect: PerfectArgs,
 }
+
+/// The most games one pairing plays: a billion games of the fastest bots already take hours on
+/// two cores.
+pub const MAX_GAMES: u64 = 1_000_000_000;
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
@@ -51,22 +64,42 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         check_pairing(rules, p1, p2)?;
     }
     let perfect = args.perfect.settings(rules)?;
+    let mut out = args.out.as_deref().map(RowWriter::create).transpose()?;
     let bar = super::progress::bar(pairings.len() as u64 * args.games, "games")?;
-    let mut played: Vec<(PlayerName, PlayerName, Vec<GameRecord>)> = Vec::new();
+    let mut played: Vec<(PlayerName, PlayerName, Tally, Proofs)> = Vec::new();
     for (p1, p2) in pairings {
-        let records = play_match(rules, p1, p2, args.games, args.seed, &perfect, || {
-            bar.inc(1)
+        let mut tally = Tally::default();
+        let mut proofs = Proofs::default();
+        let pairing = Pairing {
+            rules,
+            p1,
+            p2,
+            perfect: &perfect,
+        };
+        super::in_worker_pool(args.threads, || {
+            play_games(
+                pairing,
+                args.games,
+                args.seed,
+                || bar.inc(1),
+                |record| {
+                    tally.add(&record);
+                    proofs.add(&record);
+                    if let Some(out) = out.as_mut() {
+                        out.write(&record)?;
+                    }
+                    anyhow::Ok(())
+                },
+            )
         })?;
-        played.push((p1, p2, records));
+        played.push((p1, p2, tally, proofs));
     }
     bar.finish_and_clear();
-    if let Some(path) = &args.out {
-        let records: Vec<&GameRecord> = played.iter().flat_map(|(_, _, r)| r).collect();
-        write_all(path, &records)?;
+    if let Some(out) = out {
+        out.finish()?;
     }
-    for (p1, p2, records) in &played {
-        let t = Tally::of(records);
-        println!(
+    for (p1, p2, t, proofs) in &played {
+        outln!(
             "{rules}: {p1} (P1) vs {p2} (P2), {} games, seed {}",
             t.games(),
             args.seed
@@ -78,17 +111,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 (format!("P2 {p2} wins"), t.p2_wins),
             ],
             t.games(),
-        );
-        println!(
+        )?;
+        outln!(
             "  game length: mean {:.1}, max {}",
             t.mean_length(),
             t.longest
         );
-        print_proofs(records);
+        proofs.print()?;
     }
-    if let [(a, b, first), (_, _, second)] = played.as_slice() {
-        let standing = Standing::as_p1(&Tally::of(first)) + Standing::as_p2(&Tally::of(second));
-        println!(
+    if let [(a, b, first, _), (_, _, second, _)] = played.as_slice() {
+        let standing = Standing::as_p1(first) + Standing::as_p2(second);
+        outln!(
             "per player, both colours: {a} vs {b}, {} games",
             standing.games()
         );
@@ -99,43 +132,56 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 (format!("{b} wins"), standing.losses),
             ],
             standing.games(),
-        );
-        println!("  {a} scores {:.1}%", 100.0 * standing.score());
+        )?;
+        outln!("  {a} scores {:.1}%", 100.0 * standing.score());
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// For games with a player that proves its moves (`perfect`): how many of its moves were
-/// proven best or only value-keeping, and the median and slowest move times.
-fn print_proofs(records: &[GameRecord]) {
-    let mut times: Vec<f64> = records
-        .iter()
-        .flat_map(|r| r.move_ms.iter().copied())
-        .collect();
-    if times.is_empty() {
-        return;
+/// The moves of a player that proves its moves (`perfect`) over a match: their times and how
+/// many were proven only to keep the value.
+#[derive(Default)]
+struct Proofs {
+    times: Vec<f64>,
+    value_only: u32,
+}
+
+impl Proofs {
+    fn add(&mut self, record: &GameRecord) {
+        self.times.extend_from_slice(&record.move_ms);
+        self.value_only += record.value_only_moves;
     }
-    times.sort_by(f64::total_cmp);
-    let value_only: u32 = records.iter().map(|r| r.value_only_moves).sum();
-    println!(
-        "  perfect: {} moves, {} proven best, {} proven to keep the value only; move time median {:.1} ms, slowest {:.1} ms",
-        times.len(),
-        times.len() as u32 - value_only,
-        value_only,
-        times[times.len() / 2],
-        times[times.len() - 1]
-    );
+
+    /// How many moves were proven best or only value-keeping, and the median and slowest move
+    /// times; nothing without such a player.
+    fn print(&self) -> std::io::Result<()> {
+        let mut times = self.times.clone();
+        if times.is_empty() {
+            return Ok(());
+        }
+        times.sort_by(f64::total_cmp);
+        outln!(
+            "  perfect: {} moves, {} proven best, {} proven to keep the value only; move time median {:.1} ms, slowest {:.1} ms",
+            times.len(),
+            times.len() as u32 - self.value_only,
+            self.value_only,
+            times[times.len() / 2],
+            times[times.len() - 1]
+        );
+        Ok(())
+    }
 }
 
 /// One line per count: the count, its share of `games` and its 95% Wilson interval.
-fn print_counts(counts: &[(String, u64)], games: u64) {
+fn print_counts(counts: &[(String, u64)], games: u64) -> std::io::Result<()> {
     for (label, count) in counts {
         let (low, high) = wilson(*count, games);
-        println!(
+        outln!(
             "  {label:<28} {count:>6}  {:>5.1}%  (95% CI {:.1}-{:.1}%)",
             100.0 * *count as f64 / games.max(1) as f64,
             100.0 * low,
             100.0 * high
         );
     }
+    Ok(())
 }

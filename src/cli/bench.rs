@@ -15,9 +15,13 @@ use connectk::{DEFAULT_TABLE, Mib};
 /// A row with an empty remoteness has only its outcome known: it is always solved weak. Such
 /// are the rows of normal-7x6-early.csv, lines 1, 5631, ..., 61931 (every 5,630th) of the UCI
 /// Connect-4 data set with the data set's labels as outcomes.
+///
+/// Exit status: 0 when every value is right, 1 when one is wrong (the row is named), 2 for bad
+/// input.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Directory of benchmark sets.
+    /// Directory of benchmark sets (relative to the current directory: run from the repository
+    /// root, or give the path).
     #[arg(long, default_value = "benches/data", value_name = "DIR")]
     data: PathBuf,
     /// Only sets whose file name contains this text.
@@ -43,6 +47,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    super::check_memory("--table-mb", args.table_mb, 1)?;
     let files = bench::sets(&args.data, args.filter.as_deref())?;
     let settings = Settings {
         table: args.table_mb,
@@ -51,24 +56,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         reference: args.reference,
     };
     if args.reference {
-        println!(
+        outln!(
             "set,positions,mean_ms,mean_nodes,total_nodes,reference_mean_ms,reference_mean_nodes,speedup"
         );
     } else {
-        println!("set,positions,mean_ms,mean_nodes,total_nodes");
+        outln!("set,positions,mean_ms,mean_nodes,total_nodes");
     }
     let (mut signature, mut total_seconds) = (0u64, 0.0);
     for file in files {
         let set = match bench::run_set(&file, settings) {
             Ok(set) => set,
             Err(wrong @ (BenchError::Wrong { .. } | BenchError::ReferenceDiffers { .. })) => {
-                eprintln!("error: {wrong}");
+                errln!("error: {wrong}");
                 return Ok(ExitCode::FAILURE);
             }
             Err(error) => return Err(error.into()),
         };
         let n = set.positions.max(1) as f64;
-        print!(
+        out!(
             "{},{},{:.3},{:.0},{}",
             set.name,
             set.positions,
@@ -77,18 +82,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             set.nodes
         );
         match set.reference {
-            Some((seconds, nodes)) => println!(
+            Some((seconds, nodes)) => outln!(
                 ",{:.3},{:.0},{:.2}",
                 seconds * 1e3 / n,
                 nodes as f64 / n,
                 seconds / set.seconds
             ),
-            None if args.reference => println!(",,,"),
-            None => println!(),
+            None if args.reference => outln!(",,,"),
+            None => outln!(),
         }
         signature += set.nodes;
         total_seconds += set.seconds;
     }
-    println!("signature: {signature} nodes in {total_seconds:.2} s, all values checked");
+    outln!("signature: {signature} nodes in {total_seconds:.2} s, all values checked");
     Ok(ExitCode::SUCCESS)
 }

@@ -1,5 +1,32 @@
 //! Argument parsing and dispatch to one module per subcommand.
 
+/// Writes to standard output like `print!`, but returns the error from the calling function
+/// instead of panicking when the output is closed (`connectk perft ... | head`); [`main`] then
+/// exits quietly.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout(), $($arg)*)?
+    }};
+}
+
+/// Writes a line to standard output like `println!`; see [`out!`].
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)?
+    }};
+}
+
+/// Writes a line to standard error like `eprintln!`, but never panics: a message that cannot
+/// be shown is dropped, since there is nowhere left to report it.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod arena;
 mod bench;
 mod board;
@@ -10,7 +37,9 @@ mod paper_check;
 mod perft;
 mod play;
 mod progress;
+mod serve;
 mod show;
+mod sizes;
 mod solve;
 mod table1;
 mod tournament;
@@ -18,8 +47,11 @@ mod uci_dataset;
 mod verify;
 
 use std::process::ExitCode;
+use std::sync::Mutex;
 
 use clap::{Parser, Subcommand};
+
+use connectk::experiment::provenance::{self, Provenance};
 
 /// Exit status for bad input (as clap uses for usage errors).
 const BAD_INPUT: u8 = 2;
@@ -69,18 +101,39 @@ enum Command {
     Play(play::Args),
     UciDataset(uci_dataset::Args),
     Book(book::Args),
+    Sizes(sizes::Args),
+    Serve(serve::Args),
 }
 
 /// Runs the command line and turns every error into one line on stderr and exit status 2.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    set_command(std::env::args().skip(1).collect());
     match run(cli.command) {
         Ok(code) => code,
+        // The reader of the output went away (`| head`): nobody is left to tell, and what
+        // was asked for has been read as far as it was wanted.
+        Err(error) if closed_output(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error}");
+            errln!("error: {error}");
             ExitCode::from(BAD_INPUT)
         }
     }
+}
+
+/// Whether `error` comes from writing to an output whose reader has gone.
+fn closed_output(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        let io = cause.downcast_ref::<std::io::Error>().or_else(|| {
+            cause
+                .downcast_ref::<csv::Error>()
+                .and_then(|e| match e.kind() {
+                    csv::ErrorKind::Io(io) => Some(io),
+                    _ => None,
+                })
+        });
+        io.is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn run(command: Command) -> anyhow::Result<ExitCode> {
@@ -99,12 +152,69 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Play(args) => play::run(args),
         Command::UciDataset(args) => uci_dataset::run(args),
         Command::Book(args) => book::run(args),
+        Command::Sizes(args) => sizes::run(args),
+        Command::Serve(args) => serve::run(args),
     }
+}
+
+/// The words of the command being run (after the program's name): the command line, or the
+/// run of an experiment spec under way. Results folders record them.
+static COMMAND: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+fn set_command(words: Vec<String>) {
+    *COMMAND.lock().unwrap_or_else(|e| e.into_inner()) = words;
+}
+
+/// The command being run, as one line starting `connectk`.
+fn command_line() -> String {
+    provenance::command_line(&COMMAND.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// Writes the record of how the results in `dir` were made (see [`Provenance`]), for the
+/// command being run, which started at `start`.
+fn record_run(dir: &std::path::Path, start: std::time::Instant) -> anyhow::Result<()> {
+    let words = COMMAND.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    Provenance::now(&words, start.elapsed()).write(dir)?;
+    Ok(())
+}
+
+/// Refuses tables that together need more memory than the machine has: `table` for each of
+/// `copies` solvers, given by `option`. (Allocating them would abort the process instead.)
+fn check_memory(option: &str, table: connectk::Mib, copies: usize) -> anyhow::Result<()> {
+    let Some(memory) = provenance::memory_mib() else {
+        return Ok(());
+    };
+    let needed = (table.0 as u64).saturating_mul(copies as u64);
+    if needed > memory {
+        let each = if copies > 1 {
+            format!(" for each of {copies} workers")
+        } else {
+            String::new()
+        };
+        anyhow::bail!(
+            "{option} {table}{each} needs {needed} MiB, but this machine has {memory} MiB: \
+             use at most {} MiB",
+            memory / copies.max(1) as u64
+        );
+    }
+    Ok(())
+}
+
+/// The number of workers a pool of `threads` threads has (`None`: one per core).
+fn workers(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// Parses a complete argument list (as written in an experiment spec) and runs it.
 fn run_args(args: &[String]) -> anyhow::Result<ExitCode> {
-    run(parse_args(args)?.command)
+    let command = parse_args(args)?.command;
+    let outer = std::mem::replace(
+        &mut *COMMAND.lock().unwrap_or_else(|e| e.into_inner()),
+        args.to_vec(),
+    );
+    let result = run(command);
+    set_command(outer);
+    result
 }
 
 /// Parses a complete argument list (as written in an experiment spec) without running it; a

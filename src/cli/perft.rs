@@ -7,7 +7,8 @@ use connectk::positions_by_ply;
 use super::board::BoardArgs;
 
 /// Count the distinct positions reachable after each number of plies (finished games are
-/// counted but not continued). For standard 7x6 these are OEIS A212693.
+/// counted but not continued). For standard 7x6 these are OEIS A212693. Prints CSV: a header
+/// `ply,positions`, then one line per ply from 0 to N. Exit status: 0, or 2 for bad input.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -25,9 +26,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             positions_by_ply::<u128>(rules, args.plies).expect("every valid board fits 128 bits")
         }
     };
-    println!("ply,positions");
+    outln!("ply,positions");
     for (ply, count) in counts.iter().enumerate() {
-        println!("{ply},{count}");
+        outln!("{ply},{count}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,13 +2,13 @@
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
-
 use std::time::Duration;
 
+use connectk::analysis::perfect_values;
+use connectk::arena::PlayerName;
 use connectk::arena::human::{self, Command, HINT_TIME};
-use connectk::arena::{PlayerName, column_values};
 use connectk::strategy::Game;
-use connectk::{Column, GameResult, Mib, Player, Position, Solver};
+use connectk::{Budget, Column, GameResult, Mib, Player, Position, Solver};
 
 use super::board::BoardArgs;
 use super::options::PerfectArgs;
@@ -61,13 +61,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let perfect = args.perfect.settings(rules)?;
     let mut bot = args.opponent.build(rules, me.other(), seed, &perfect)?;
     let name = args.opponent.as_str();
-    println!(
+    outln!(
         "{rules}: you play {} ({me}), {name} plays {} ({}); seed {seed}",
         me.symbol(),
         me.other().symbol(),
         me.other()
     );
-    println!("Type a column number (1-{}), hint or quit.", rules.width());
+    outln!("Type a column number (1-{}), hint or quit.", rules.width());
     let stdin = std::io::stdin();
     let echo = !stdin.is_terminal();
     let mut lines = stdin.lock().lines();
@@ -78,31 +78,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let hint_time = Duration::from_millis(args.hint_ms);
     let mut pos = Position::new(rules);
     let mut moves: Vec<Column> = Vec::new();
-    print!("{}", pos.diagram());
+    out!("{}", pos.diagram());
     while !pos.is_over() {
         let column = if pos.to_move() == me {
-            print!("your move ({}): ", me.symbol());
+            out!("your move ({}): ", me.symbol());
             std::io::stdout().flush()?;
             let Some(line) = lines.next().transpose()? else {
-                println!();
-                eprintln!("input ended before the game was over");
+                outln!();
+                errln!("input ended before the game was over");
                 return Ok(ExitCode::FAILURE);
             };
             if echo {
-                println!("{}", line.trim_end());
+                outln!("{}", line.trim_end());
             }
             match human::parse_command(&line, &pos) {
                 Ok(Command::Play(column)) => column,
                 Ok(Command::Hint) => {
-                    print_hints(&pos, &mut solver, hint_time);
+                    print_hints(&pos, &mut solver, hint_time)?;
                     continue;
                 }
                 Ok(Command::Quit) => {
-                    println!("you quit after {} plies", pos.plies());
+                    outln!("you quit after {} plies", pos.plies());
                     return Ok(ExitCode::SUCCESS);
                 }
                 Err(e) => {
-                    println!("refused: {e}");
+                    outln!("refused: {e}");
                     continue;
                 }
             }
@@ -113,16 +113,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             };
             let column = bot.choose(game)?;
             pos.check_move(column)?;
-            println!("{name} plays column {column}");
+            outln!("{name} plays column {column}");
             column
         };
         pos.play(column)?;
         moves.push(column);
-        print!("{}", pos.diagram());
+        out!("{}", pos.diagram());
     }
     let outcome = pos.outcome().expect("the game is over");
-    println!("game over: {outcome}");
-    println!(
+    outln!("game over: {outcome}");
+    outln!(
         "{}",
         match outcome.result {
             GameResult::Win(p) if p == me => "you win".to_string(),
@@ -135,17 +135,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// Prints the solver's value of every column for the side to move, as far as it settles them
 /// within `budget`.
-fn print_hints(pos: &Position, solver: &mut Solver, budget: Duration) {
-    let values = column_values(solver, pos, budget);
-    println!("hint (perfect play from here, plies counted from your move):");
+fn print_hints(pos: &Position, solver: &mut Solver, budget: Duration) -> std::io::Result<()> {
+    let values = perfect_values(solver, pos, Budget::time(budget));
+    outln!("hint (perfect play from here, plies counted from your move):");
     for index in 0..pos.rules().width() {
         let column = Column::new(index);
         let text = values
+            .moves
             .iter()
-            .find(|m| m.column == column)
-            .map_or("full".to_string(), |m| {
-                human::describe(pos.to_move(), m.value)
+            .find(|(c, _)| *c == column)
+            .map_or("full".to_string(), |(_, value)| {
+                human::describe(pos.to_move(), *value)
             });
-        println!("  column {column}: {text}");
+        outln!("  column {column}: {text}");
     }
+    Ok(())
 }

@@ -6,7 +6,8 @@ use connectk::analysis::GameState;
 
 use super::board::BoardArgs;
 
-/// Print the board and whose turn it is (or how the game ended) after a move string.
+/// Print the board and whose turn it is (or how the game ended) after a move string. Exit
+/// status: 0, or 2 for bad input (such as an illegal move, named with its place in the string).
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -26,14 +27,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (rules, pos) = args.board.position(&args.moves)?;
     if args.json {
         let state = GameState::of(&pos, &args.moves);
-        println!("{}", serde_json::to_string(&state)?);
+        outln!("{}", serde_json::to_string(&state)?);
         return Ok(ExitCode::SUCCESS);
     }
-    print!("{}", pos.diagram());
-    println!("{rules}, {} plies played", pos.plies());
+    out!("{}", pos.diagram());
+    outln!("{rules}, {} plies played", pos.plies());
     match pos.outcome() {
-        Some(outcome) => println!("game over: {outcome}"),
-        None => println!("{} to move", pos.to_move()),
+        Some(outcome) => outln!("game over: {outcome}"),
+        None => outln!("{} to move", pos.to_move()),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -16,6 +16,9 @@ use super::options::BookArgs;
 /// Solve a position exactly: who wins with perfect play (P1 is the player who moved first), the
 /// remoteness (plies until the game ends when the winner hurries and the loser delays; for a
 /// draw, the empty cells left) and the best moves.
+///
+/// Exit status: 0 when solved, 1 when a --node-limit or --time-limit ran out first, 2 for bad
+/// input (with --batch: when any line was bad).
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -33,7 +36,11 @@ pub struct Args {
     /// move, and on a drawn or lost position much more than the value itself).
     #[arg(long, conflicts_with_all = ["analyze", "pv"])]
     value_only: bool,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object instead of text: the fields of `show --json` (rules, k, width,
+    /// height, moves, plies, to_move, winner, reason, completed_by, winning_cells,
+    /// winning_indices), then outcome (P1, P2 or Draw under perfect play), remoteness (null
+    /// when weak), best_moves (absent with --value-only), move_values (with --analyze: column,
+    /// outcome, remoteness), pv (with --pv), nodes and seconds.
     #[arg(long)]
     json: bool,
     /// Also print a principal variation: best moves for both sides to the end of the game
@@ -42,7 +49,8 @@ pub struct Args {
     pv: bool,
     /// Solve one position per line of FILE (`-` for stdin): the first whitespace-separated token
     /// is the move string, the rest of the line is ignored. Prints CSV
-    /// `moves,outcome,remoteness,nodes,micros`; bad lines are reported on stderr and skipped.
+    /// `moves,outcome,remoteness,nodes,micros`; bad lines are reported on stderr and skipped
+    /// (the exit status is then 2).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "analyze", "json", "pv", "value_only", "node_limit", "time_limit"])]
     batch: Option<String>,
     /// Transposition table size in MiB.
@@ -89,7 +97,7 @@ pub fn value_text(value: Value) -> String {
 const ONE_ROW_EXACT_TIME_LIMIT: Duration = Duration::from_secs(60);
 
 /// Parses a number of seconds, such as `2.5`, from 0 to a year.
-fn parse_seconds(text: &str) -> Result<Duration, String> {
+pub(super) fn parse_seconds(text: &str) -> Result<Duration, String> {
     text.parse::<f64>()
         .ok()
         .filter(|s| (0.0..=3.2e7).contains(s))
@@ -99,6 +107,7 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
+    super::check_memory("--table-mb", args.table_mb, 1)?;
     let mut solver = Solver::new(args.table_mb).with_threads(args.threads.into());
     if let Some(book) = args.book.load(rules)? {
         solver = solver.with_book(book);
@@ -135,7 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             "raise the limit, or try --weak (outcome only)"
         };
-        eprintln!(
+        errln!(
             "gave up at the limit ({}) without an answer: {advice}",
             limit_text(budget)
         );
@@ -144,7 +153,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         print_json(&pos, &args, &solution, pv)?;
     } else {
-        print_text(rules, &pos, &args, &solution, pv);
+        print_text(rules, &pos, &args, &solution, pv)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -159,36 +168,43 @@ fn limit_text(budget: Budget) -> String {
 fn print_json(pos: &Position, args: &Args, s: &Solution, pv: Option<String>) -> anyhow::Result<()> {
     let state = GameState::of(pos, &args.moves);
     let record = SolveRecord::new(state, s, !args.value_only, pv);
-    println!("{}", serde_json::to_string(&record)?);
+    outln!("{}", serde_json::to_string(&record)?);
     Ok(())
 }
 
-fn print_text(rules: Rules, pos: &Position, args: &Args, s: &Solution, pv: Option<String>) {
-    println!(
+fn print_text(
+    rules: Rules,
+    pos: &Position,
+    args: &Args,
+    s: &Solution,
+    pv: Option<String>,
+) -> std::io::Result<()> {
+    outln!(
         "{} after \"{}\": {}",
         rules,
         args.moves.trim(),
         value_text(s.value)
     );
     if let Some(outcome) = pos.outcome() {
-        println!("game over: {outcome}");
+        outln!("game over: {outcome}");
     } else if !args.value_only {
         let best: Vec<String> = s
             .best_moves
             .iter()
             .map(|c| c.number().to_string())
             .collect();
-        println!("best moves for {}: {}", pos.to_move(), best.join(" "));
+        outln!("best moves for {}: {}", pos.to_move(), best.join(" "));
     }
     if args.analyze {
         for m in &s.moves {
-            println!("  column {:>2}: {}", m.column.number(), value_text(m.value));
+            outln!("  column {:>2}: {}", m.column.number(), value_text(m.value));
         }
     }
     if let Some(pv) = pv {
-        println!("principal variation: {pv}");
+        outln!("principal variation: {pv}");
     }
-    println!("nodes {}, {:.3} s", s.nodes, s.seconds);
+    outln!("nodes {}, {:.3} s", s.nodes, s.seconds);
+    Ok(())
 }
 
 fn batch(rules: Rules, solver: &mut Solver, file: &str, depth: Depth) -> anyhow::Result<ExitCode> {
@@ -212,7 +228,7 @@ fn batch(rules: Rules, solver: &mut Solver, file: &str, depth: Depth) -> anyhow:
         let pos = match notation::parse(rules, token) {
             Ok((pos, _)) => pos,
             Err(e) => {
-                eprintln!("line {}: {e}", i + 1);
+                errln!("error: line {}: {e}", i + 1);
                 bad += 1;
                 continue;
             }
@@ -234,7 +250,7 @@ fn batch(rules: Rules, solver: &mut Solver, file: &str, depth: Depth) -> anyhow:
         out.flush()?;
     }
     if bad > 0 {
-        eprintln!("{bad} bad line(s) skipped");
+        errln!("error: {bad} bad line(s) skipped");
         return Ok(ExitCode::from(super::BAD_INPUT));
     }
     Ok(ExitCode::SUCCESS)

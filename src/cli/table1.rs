@@ -4,16 +4,20 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use connectk::experiment::export::csv::read_rows;
 use connectk::experiment::shard::Shard;
-use connectk::experiment::table1::{self, Effort, Grid, Row, Store};
+use connectk::experiment::table1::{self, Effort, Grid, Report, Row, Store, Unsolved};
 use connectk::{DEFAULT_ONE_ROW, DEFAULT_TABLE, Depth, Mib};
 
 /// Solve every misère board of a grid exactly and hold each outcome against Table I of Steele &
 /// Larremore. Writes DIR/table1.csv (one row per board, appended as boards finish, so a rerun
 /// of an unfinished run resumes; once every board of the grid is there, a rerun solves the
 /// grid again), DIR/table1.md (agreement counts and every disagreement with a principal
-/// variation) and DIR/table1-k{K}.svg (one outcome map per k).
+/// variation), DIR/table1-k{K}.svg (one outcome map per k) and DIR/run.json (version, commit,
+/// command, date, machine, wall time). The CSV, Markdown and plots hold nothing that depends
+/// on the machine, so a rerun writes them byte for byte the same.
+///
+/// Exit status: 0 when done (whether or not every board was settled: see table1.md), 2 for
+/// bad input.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Largest board: every width and height >= 1 with width * height <= N.
@@ -54,8 +58,12 @@ pub struct Args {
     node_limit: Option<u64>,
 }
 
-/// Join the CSV files of `table1 --shard` runs into the outputs of one run (table1.csv,
-/// table1.md and the plots in DIR).
+/// Join the shard files of a job array into the outputs of one run. Shards of `table1 --shard`
+/// give table1.csv, table1.md, the plots and run.json in DIR: every row is checked (file,
+/// line and field of the first that is wrong) and boards missing from the shards are listed.
+/// Shards of `sizes --shard` (recognised by their columns) give the size table, with the open
+/// boards of the `open.shard-*` files beside them. Exit status: 0 when merged, 2 for bad input
+/// (a missing, empty or malformed shard file).
 #[derive(clap::Args, Debug)]
 pub struct MergeArgs {
     /// Shard CSV files written by `table1 --shard`.
@@ -77,6 +85,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.k_max
         );
     }
+    if args.max_cells == 0 {
+        anyhow::bail!("--max-cells 0 selects no board: use at least 1");
+    }
+    super::check_memory("--table-mb", args.table_mb, super::workers(args.threads))?;
     super::in_worker_pool(args.threads, || solve(&args))
 }
 
@@ -99,7 +111,7 @@ fn solve(args: &Args) -> anyhow::Result<ExitCode> {
         None => args.out.join("table1.csv"),
     };
     let (store, resume) = Store::open_for(&csv, &boards)?;
-    eprintln!(
+    errln!(
         "{} boards (k {}..{}, width*height <= {}): {resume}",
         boards.len(),
         args.k_min,
@@ -127,46 +139,76 @@ fn solve(args: &Args) -> anyhow::Result<ExitCode> {
         bar.inc(1);
     })?;
     bar.finish_and_clear();
-    eprintln!(
+    errln!(
         "solved {} of {} boards in {:.1} s",
         resume.pending() - unsolved.len(),
         resume.pending(),
         start.elapsed().as_secs_f64()
     );
     if args.shard.is_none() {
-        publish(&args.out, store.rows()?, Some(grid), effort.table)?;
+        let rows = store.rows()?;
+        for row in &rows {
+            row.check()
+                .map_err(|problem| anyhow::anyhow!("{}: {problem}", csv.display()))?;
+        }
+        publish(
+            &args.out,
+            rows,
+            Some(grid),
+            Unsolved::NodeLimit,
+            effort.table,
+        )?;
+        super::record_run(&args.out, start)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// Whether `file` starts with the header of a size table's rows.
+fn is_size_table(file: &Path) -> bool {
+    std::fs::read_to_string(file)
+        .ok()
+        .and_then(|text| text.lines().next().map(|h| h.contains("agree_published")))
+        .unwrap_or(false)
+}
+
+/// Writes the outputs of `rows` into `dir`, listing the boards of `requested` (and of the rows'
+/// own range) that have no row, for the reason `why`.
 fn publish(
     dir: &Path,
     mut rows: Vec<Row>,
     requested: Option<Grid>,
+    why: Unsolved,
     table: Mib,
 ) -> anyhow::Result<()> {
     let unsolved = table1::missing(requested, &rows)?;
-    let summary = table1::publish(dir, &mut rows, &unsolved, table)?;
-    println!("{summary}");
-    println!(
-        "wrote {0}/table1.csv, {0}/table1.md and {0}/table1-k*.svg",
+    let command = super::command_line();
+    let report = Report {
+        rows: &mut rows,
+        unsolved: &unsolved,
+        why,
+        table,
+        command: &command,
+    };
+    let summary = table1::publish(dir, report)?;
+    outln!("{summary}");
+    outln!(
+        "wrote {0}/table1.csv, {0}/table1.md, {0}/table1-k*.svg and {0}/run.json",
         dir.display()
     );
     Ok(())
 }
 
 pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    let mut rows: Vec<Row> = Vec::new();
-    for file in &args.files {
-        if !file.exists() {
-            anyhow::bail!("cannot read shard file {}: no such file", file.display());
-        }
-        for row in read_rows::<Row>(file)? {
-            if !rows.iter().any(|r| r.board() == row.board()) {
-                rows.push(row);
-            }
-        }
+    let start = Instant::now();
+    super::check_memory("--table-mb", args.table_mb, 1)?;
+    if is_size_table(&args.files[0]) {
+        super::sizes::merge(&args.files, &args.out)?;
+        super::record_run(&args.out, start)?;
+        return Ok(ExitCode::SUCCESS);
     }
-    publish(&args.out, rows, None, args.table_mb)?;
+    let rows = table1::read_shards(&args.files)?;
+    let why = Unsolved::MissingFromShards;
+    publish(&args.out, rows, None, why, args.table_mb)?;
+    super::record_run(&args.out, start)?;
     Ok(ExitCode::SUCCESS)
 }

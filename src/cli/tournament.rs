@@ -5,6 +5,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use connectk::arena::PlayerName;
+use connectk::experiment::export::check_writable;
+use connectk::experiment::export::csv::RowWriter;
 use connectk::experiment::tournament;
 
 use super::board::BoardArgs;
@@ -14,8 +16,10 @@ use super::options::PerfectArgs;
 /// colours, N games per pairing. A pairing where a strategy does not apply to its side (e.g.
 /// take-even as P1) is skipped and reported as n/a. Writes DIR/tournament.csv (one row per
 /// pairing with 95% Wilson intervals), DIR/tournament.md, DIR/score-matrix.svg and
-/// DIR/win-rates.svg. Game i of every pairing is seeded from --seed and i, so results do not
-/// depend on the number of threads.
+/// DIR/win-rates.svg, DIR/run.json (how it was made) and with --games-csv DIR/games.csv (one
+/// row per game). Game i of every pairing is seeded from --seed and i, so results do not
+/// depend on the number of threads. The output directory is checked before any game is
+/// played. Exit status: 0 when played, 2 for bad input.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -23,8 +27,8 @@ pub struct Args {
     /// The players, comma-separated.
     #[arg(long, value_enum, value_delimiter = ',', required = true)]
     players: Vec<PlayerName>,
-    /// Games per ordered pairing.
-    #[arg(long, default_value_t = 200)]
+    /// Games per ordered pairing, 1 to 1,000,000,000.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=super::arena::MAX_GAMES))]
     games: u64,
     /// Seed of the tournament.
     #[arg(long, default_value_t = 1)]
@@ -32,6 +36,12 @@ pub struct Args {
     /// Output directory.
     #[arg(long, default_value = "results/tournament", value_name = "DIR")]
     out_dir: PathBuf,
+    /// Also write DIR/games.csv: one row per game, with the columns of `arena --out`.
+    #[arg(long)]
+    games_csv: bool,
+    /// Worker threads (default: one per core; results do not depend on it).
+    #[arg(long)]
+    threads: Option<usize>,
     #[command(flatten)]
     perfect: PerfectArgs,
 }
@@ -44,25 +54,43 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|f| f.not_applicable.is_none())
         .count() as u64;
-    eprintln!(
+    errln!(
         "{rules}: {} pairings ({} n/a), {} games each",
         fixtures.len(),
         fixtures.len() as u64 - playable,
         args.games
     );
+    // A games file started now, or a probe, shows that the directory can be written before
+    // hours of games are played.
+    check_writable(&args.out_dir)?;
+    let mut games = args
+        .games_csv
+        .then(|| RowWriter::create(&args.out_dir.join("games.csv")))
+        .transpose()?;
     let bar = super::progress::bar(playable * args.games, "games")?;
     let start = Instant::now();
-    let result = tournament::play(
-        rules,
-        &args.players,
-        &fixtures,
-        args.games,
-        args.seed,
-        &perfect,
-        || bar.inc(1),
-    )?;
+    let result = super::in_worker_pool(args.threads, || {
+        tournament::play(
+            rules,
+            &args.players,
+            &fixtures,
+            args.games,
+            args.seed,
+            &perfect,
+            || bar.inc(1),
+            |record| {
+                if let Some(games) = games.as_mut() {
+                    games.write(record)?;
+                }
+                anyhow::Ok(())
+            },
+        )
+    })?;
     bar.finish_and_clear();
-    eprintln!(
+    if let Some(games) = games {
+        games.finish()?;
+    }
+    errln!(
         "played {} games in {:.1} s",
         playable * args.games,
         start.elapsed().as_secs_f64()
@@ -78,17 +106,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.games,
         args.seed
     );
-    let written = tournament::publish(&args.out_dir, &result, &command)?;
-    println!(
+    let mut written = tournament::publish(&args.out_dir, &result, &command)?;
+    super::record_run(&args.out_dir, start)?;
+    written.push(args.out_dir.join("run.json"));
+    if args.games_csv {
+        written.push(args.out_dir.join("games.csv"));
+    }
+    outln!(
         "{rules}, {} games per pairing, seed {}",
-        args.games, args.seed
+        args.games,
+        args.seed
     );
-    println!(
+    outln!(
         "  {:<20} {:>6} {:>6} {:>6} {:>6} {:>7}",
-        "player", "games", "wins", "draws", "losses", "score"
+        "player",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "score"
     );
     for (name, s) in result.standings() {
-        println!(
+        outln!(
             "  {:<20} {:>6} {:>6} {:>6} {:>6} {:>6.1}%",
             name.as_str(),
             s.games(),
@@ -100,13 +139,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     for pairing in &result.pairings {
         if let tournament::PairingResult::NotApplicable(reason) = &pairing.result {
-            println!(
+            outln!(
                 "  n/a: {} (P1) vs {} (P2): {reason}",
-                pairing.p1, pairing.p2
+                pairing.p1,
+                pairing.p2
             );
         }
     }
     let written: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
-    println!("wrote {}", written.join(", "));
+    outln!("wrote {}", written.join(", "));
     Ok(ExitCode::SUCCESS)
 }

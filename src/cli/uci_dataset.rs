@@ -17,8 +17,8 @@ use connectk::experiment::uci_dataset::{self, Example, Row, RunInfo, Selection, 
 /// DIR/uci.csv at once (line, moves, expected, solver, agree, nodes, micros, cpu_micros), so an
 /// interrupted check loses nothing and a rerun skips the lines already there (once every
 /// selected line is there, the same command checks them all again). At the end the
-/// CSV is rewritten in line order and DIR/uci.md summarises every row in it: counts, nodes,
-/// CPU and wall time, and each disagreement. Exit status: 0 if all rows agree, 1 if any
+/// CSV is rewritten in line order, DIR/uci.md summarises every row in it (counts, nodes, CPU
+/// and wall time, and each disagreement) and DIR/run.json records how the run was made. Exit status: 0 if all rows agree, 1 if any
 /// disagrees, 2 for bad input.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -53,6 +53,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let selection = Selection::new(args.every, args.offset, args.run)?;
+    super::check_memory("--table-mb", args.table_mb, super::workers(args.threads))?;
+    let started = Instant::now();
     let text = std::fs::read_to_string(&args.data)
         .map_err(|e| anyhow::anyhow!("cannot read UCI data set {}: {e}", args.data.display()))?;
     let examples = selection
@@ -67,12 +69,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut rows = Store::open(&csv)?.rows()?;
     rows.sort_by_key(|r| r.line);
-    let markdown = uci_dataset::markdown(&rows, lines, run.as_ref());
+    let markdown = uci_dataset::markdown(&rows, lines, run.as_ref(), &super::command_line());
     let md = args.out.join("uci.md");
     write_all(&csv, &rows)?;
     markdown.document.write(&md)?;
-    println!("{}", markdown.summary);
-    println!("wrote {} and {}", csv.display(), md.display());
+    super::record_run(&args.out, started)?;
+    outln!("{}", markdown.summary);
+    outln!("wrote {} and {}", csv.display(), md.display());
     Ok(if rows.iter().all(|r| r.agree) {
         ExitCode::SUCCESS
     } else {
@@ -86,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn solve(args: &Args, examples: &[Example], csv: &Path) -> anyhow::Result<Option<RunInfo>> {
     let lines: Vec<usize> = examples.iter().map(|e| e.line).collect();
     let (store, resume) = Store::open_for(csv, &lines)?;
-    eprintln!(
+    errln!(
         "{} lines selected (every {}, offset {}, runs of {}): {resume}",
         examples.len(),
         args.every,
@@ -110,7 +113,7 @@ fn solve(args: &Args, examples: &[Example], csv: &Path) -> anyhow::Result<Option
     })?;
     bar.finish_and_clear();
     let wall_seconds = start.elapsed().as_secs_f64();
-    eprintln!("solved {} lines in {wall_seconds:.1} s", resume.pending());
+    errln!("solved {} lines in {wall_seconds:.1} s", resume.pending());
     Ok(Some(RunInfo {
         solved: resume.pending(),
         wall_seconds,

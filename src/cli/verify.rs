@@ -37,7 +37,9 @@ pub struct Args {
     /// rules this checks that the strategy's player never completes a line of k.
     #[arg(long)]
     opponent_cannot_lose: bool,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object instead of text: rules, k, width, height, moves, strategy,
+    /// rulebook, player, claim, the verdict (`holds` with positions and longest_game, or
+    /// `refuted` with positions, line and reason) and the refutation in move notation.
     #[arg(long)]
     json: bool,
 }
@@ -56,9 +58,16 @@ enum ClaimArg {
     DrawOrBetter,
 }
 
+/// The object `--json` prints.
 #[derive(Serialize)]
 struct JsonVerdict<'a> {
-    rules: String,
+    /// `normal` or `misere`.
+    rules: &'static str,
+    k: u32,
+    width: u32,
+    height: u32,
+    /// The moves before the strategy takes over.
+    moves: String,
     strategy: &'a str,
     rulebook: Rulebook,
     player: Player,
@@ -96,7 +105,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     if args.json {
         let json = JsonVerdict {
-            rules: rules.to_string(),
+            rules: rules.variant().name(),
+            k: rules.k(),
+            width: rules.width(),
+            height: rules.height(),
+            moves: notation::format(rules, &moves),
             strategy: strategy.name(),
             rulebook,
             player,
@@ -104,7 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             verdict: &verdict,
             refutation: refutation.clone(),
         };
-        println!("{}", serde_json::to_string(&json)?);
+        outln!("{}", serde_json::to_string(&json)?);
     } else {
         let claim_text = match claim {
             Claim::Win => "wins",
@@ -114,7 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Rulebook::Standard => "",
             Rulebook::OpponentCannotLose => " (the opponent cannot lose)",
         };
-        println!(
+        outln!(
             "claim: {} playing {player} {claim_text} on {rules}{relaxed}",
             strategy.name(),
         );
@@ -122,12 +135,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Verdict::Holds {
                 positions,
                 longest_game,
-            } => println!(
+            } => outln!(
                 "holds against every reply: {positions} positions examined, longest game {longest_game} plies"
             ),
             Verdict::Refuted {
                 positions, reason, ..
-            } => println!(
+            } => outln!(
                 "refuted after {positions} positions: moves \"{}\": {reason}",
                 refutation.as_deref().unwrap_or("")
             ),

@@ -12,7 +12,7 @@ pub const MAX_BOARD_BITS: u32 = 128;
 pub const MAX_K: u32 = 127;
 
 /// Who benefits from completing a line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Variant {
     /// The player who completes a line wins.

@@ -32,6 +32,8 @@ pub struct Resume {
     pub kept: usize,
     /// Whether every key was done, so the run started over.
     pub restarted: bool,
+    /// A last line left cut short by an interrupted write, dropped (see [`Store::dropped`]).
+    pub dropped: Option<String>,
 }
 
 impl Resume {
@@ -43,8 +45,16 @@ impl Resume {
 
 impl std::fmt::Display for Resume {
     /// `3 already in results/t.csv, 5 to do`, or, for a run started over, `all were in
-    /// results/t.csv from a finished run, 8 to do again`.
+    /// results/t.csv from a finished run, 8 to do again`; either with a warning first when a
+    /// line cut short was dropped.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(torn) = &self.dropped {
+            write!(
+                f,
+                "warning: dropped the last line of {}, cut short by an interrupted write ({torn:?}); ",
+                self.path.display()
+            )?;
+        }
         if self.restarted {
             write!(
                 f,
@@ -69,6 +79,28 @@ pub struct Store<R: Record> {
     path: PathBuf,
     done: HashSet<R::Key>,
     writer: Mutex<csv::Writer<File>>,
+    /// The end of the file that an interrupted write had left cut short, dropped at opening.
+    dropped: Option<String>,
+}
+
+/// Cuts off a last line that an interrupted write left without its end of line, and returns
+/// what was cut. Every row is written whole and flushed with its newline, so a file that does
+/// not end in one was stopped in the middle of its last row.
+fn drop_torn_line(path: &Path) -> Result<Option<String>, ExportError> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Ok(None);
+    };
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        return Ok(None);
+    }
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let torn = String::from_utf8_lossy(&bytes[keep..]).into_owned();
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(io_error(path))?;
+    file.set_len(keep as u64).map_err(io_error(path))?;
+    Ok(Some(torn))
 }
 
 impl<R: Record> Store<R> {
@@ -78,6 +110,7 @@ impl<R: Record> Store<R> {
     /// [`ExportError`] when the file cannot be read, parsed or opened for appending.
     pub fn open(path: &Path) -> Result<Store<R>, ExportError> {
         create_parent(path)?;
+        let dropped = drop_torn_line(path)?;
         let existing: Vec<R> = read_rows(path)?;
         let fresh = existing.is_empty();
         // A file without rows is started afresh (even if a header or nothing was left behind),
@@ -95,7 +128,14 @@ impl<R: Record> Store<R> {
             path: path.to_path_buf(),
             done: existing.iter().map(Record::key).collect(),
             writer: Mutex::new(writer),
+            dropped,
         })
+    }
+
+    /// The end of the file that an interrupted write had left cut short, which opening the
+    /// store dropped (its work is done again).
+    pub fn dropped(&self) -> Option<&str> {
+        self.dropped.as_deref()
     }
 
     /// Opens (or creates) the CSV at `path` for the work `keys`: an unfinished run resumes
@@ -114,6 +154,7 @@ impl<R: Record> Store<R> {
             total: keys.len(),
             kept,
             restarted: false,
+            dropped: store.dropped.clone(),
         };
         if keys.is_empty() || kept < keys.len() {
             return Ok((store, resume));
@@ -239,6 +280,25 @@ mod tests {
         );
         assert!(!store.contains(&1) && store.contains(&7));
         assert_eq!(store.rows().unwrap(), vec![row(7)]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_last_line_cut_short_is_dropped_and_the_run_resumes() {
+        let dir = std::env::temp_dir().join(format!("connectk-store-t-{}", std::process::id()));
+        let path = dir.join("t.csv");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(&path, "id,note\n1,\n2,n2\n3,n").unwrap();
+        let (store, resume) = Store::<Row>::open_for(&path, &[1, 2, 3]).unwrap();
+        assert_eq!(resume.dropped.as_deref(), Some("3,n"));
+        assert_eq!((resume.kept, resume.pending()), (2, 1));
+        assert!(
+            resume
+                .to_string()
+                .starts_with("warning: dropped the last line")
+        );
+        store.append(&row(3)).unwrap();
+        assert_eq!(store.rows().unwrap(), vec![row(1), row(2), row(3)]);
         std::fs::remove_dir_all(dir).unwrap();
     }
 

@@ -166,18 +166,21 @@ impl Code {
         self.value & STRONG != 0
     }
 
-    /// The value, for a position with `plies` discs.
-    fn value(self, plies: u32) -> Value {
+    /// The value, for a position with `plies` discs on a board of `cells` cells. A drawn game
+    /// fills the board, so a draw has its remoteness even in an outcome-only entry.
+    fn value(self, plies: u32, cells: u32) -> Value {
         let to_move = crate::engine::outcome::Player::to_move_after(plies);
         let result = match self.value & !STRONG {
             2 => GameResult::Win(to_move),
             0 => GameResult::Win(to_move.other()),
             _ => GameResult::Draw,
         };
-        Value {
-            result,
-            remoteness: self.is_strong().then_some(u32::from(self.remoteness)),
-        }
+        let remoteness = if self.is_strong() {
+            Some(u32::from(self.remoteness))
+        } else {
+            (result == GameResult::Draw).then(|| cells - plies)
+        };
+        Value { result, remoteness }
     }
 
     /// Bounds on the search score (see [`Score`]) of a position with `plies` discs on a board
@@ -316,7 +319,7 @@ impl Book {
             return None;
         }
         let code = self.code(pos.canonical_key().0.to_u128())?;
-        Some(code.value(pos.plies()))
+        Some(code.value(pos.plies(), self.rules.cells()))
     }
 
     /// Bounds on the search score of the unfinished position of this book's rules whose

@@ -21,7 +21,7 @@ impl Mib {
     pub const MAX: Mib = Mib(1 << 20);
 
     /// The size in bytes.
-    pub fn bytes(self) -> usize {
+    pub const fn bytes(self) -> usize {
         self.0.saturating_mul(1 << 20)
     }
 }

@@ -198,8 +198,9 @@ impl Solver {
     }
 
     /// The book's value of `pos` when the book holds it at `depth` or better (a weak request
-    /// gets the outcome only, as a search would give it).
-    fn book_value(&self, pos: &Position, depth: Depth) -> Option<Value> {
+    /// gets the outcome only, as a search would give it); `None` without a book. Costs no
+    /// search, whatever the budget.
+    pub fn book_value(&self, pos: &Position, depth: Depth) -> Option<Value> {
         let value = self.book.as_ref()?.value(pos)?;
         match depth {
             Depth::Weak => Some(Value {
@@ -270,6 +271,8 @@ impl Solver {
 
     fn backend(&mut self, rules: Rules) -> &mut Backend {
         if self.backend.as_ref().map(|(r, _)| *r) != Some(rules) {
+            // Free the old table first, so that a change of rules never holds two.
+            self.backend = None;
             // Tiny boards have few positions: no need for a huge table.
             let positions_bound = 3f64.powi(rules.cells() as i32) * 16.0;
             let bytes = (self.table_bytes as f64).min(positions_bound) as usize;

@@ -8,6 +8,7 @@ use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use crate::engine::bits::Bits;
 use crate::engine::position::Position;
 
+use super::memory::Mib;
 use super::score::Score;
 
 /// No lower bound known.
@@ -295,8 +296,8 @@ pub fn near_leaf<B: Bits>(pos: &Position<B>) -> bool {
     pos.empty_cells() < NEAR_LEAF_EMPTY && pos.playable().count_ones() <= NEAR_LEAF_COLUMNS
 }
 
-/// Size of the near-leaf table: 1 MiB.
-const NEAR_LEAF_BYTES: usize = 1 << 20;
+/// Size of the near-leaf table.
+const NEAR_LEAF_BYTES: usize = Mib(1).bytes();
 
 /// Two tables: a small one for positions near the leaves (see [`near_leaf`]) and the large
 /// one for the rest.
@@ -372,7 +373,8 @@ impl<B: Bits> Tables<B> {
 fn advise_huge_pages<T>(entries: &Vec<T>) {
     #[cfg(target_os = "linux")]
     {
-        const HUGE: usize = 2 << 20;
+        // The size of a transparent huge page on x86-64 and most other Linux machines.
+        const HUGE: usize = Mib(2).bytes();
         let start = entries.as_ptr() as usize;
         let end = start + entries.capacity() * std::mem::size_of::<T>();
         let aligned = start.next_multiple_of(HUGE);

@@ -27,7 +27,10 @@ pub fn read_rows<R: DeserializeOwned>(path: &Path) -> Result<Vec<R>, ExportError
     reader
         .deserialize()
         .collect::<Result<Vec<R>, _>>()
-        .map_err(csv_error(path))
+        .map_err(|source| ExportError::Unreadable {
+            path: path.display().to_string(),
+            source,
+        })
 }
 
 /// Replaces `path` by a CSV of `rows`, whole (see [`super`]).
@@ -42,6 +45,50 @@ pub fn write_all<R: Serialize>(path: &Path, rows: &[R]) -> Result<(), ExportErro
         }
         writer.flush().map_err(io_error(tmp))
     })
+}
+
+/// A CSV file written row by row, for runs too long to hold every row in memory: the rows go
+/// to a temporary file, which [`RowWriter::finish`] renames into place, so that the file is
+/// there whole or not at all.
+pub struct RowWriter {
+    path: std::path::PathBuf,
+    tmp: std::path::PathBuf,
+    writer: ::csv::Writer<std::fs::File>,
+}
+
+impl RowWriter {
+    /// Starts the file at `path` (its directory is created when missing). Called before any
+    /// work, it also checks that the file can be written at all.
+    ///
+    /// # Errors
+    /// [`ExportError`] when the file cannot be created.
+    pub fn create(path: &Path) -> Result<RowWriter, ExportError> {
+        super::create_parent(path)?;
+        let tmp = super::temporary(path);
+        let writer = ::csv::Writer::from_path(&tmp).map_err(csv_error(&tmp))?;
+        Ok(RowWriter {
+            path: path.to_path_buf(),
+            tmp,
+            writer,
+        })
+    }
+
+    /// Writes one row.
+    ///
+    /// # Errors
+    /// [`ExportError`] when the row cannot be written.
+    pub fn write<R: Serialize>(&mut self, row: &R) -> Result<(), ExportError> {
+        self.writer.serialize(row).map_err(csv_error(&self.tmp))
+    }
+
+    /// Puts the finished file in place.
+    ///
+    /// # Errors
+    /// [`ExportError`] when the file cannot be flushed or renamed.
+    pub fn finish(mut self) -> Result<(), ExportError> {
+        self.writer.flush().map_err(io_error(&self.tmp))?;
+        std::fs::rename(&self.tmp, &self.path).map_err(io_error(&self.path))
+    }
 }
 
 #[cfg(test)]

@@ -28,6 +28,16 @@ pub enum ExportError {
         /// The underlying error.
         source: ::csv::Error,
     },
+    /// A CSV file of results holds a line that is not a row of the expected columns.
+    #[error(
+        "{path}: {source}: fix or remove that line (or delete the file to start over; a rerun then does all of its work again)"
+    )]
+    Unreadable {
+        /// The file.
+        path: String,
+        /// What the CSV reader found wrong, with the line.
+        source: ::csv::Error,
+    },
     /// A plot could not be drawn.
     #[error("{path}: cannot draw plot: {message}")]
     Plot {
@@ -47,7 +57,7 @@ pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ExportErro
 }
 
 /// The temporary name a file is written under before it is renamed to `path`.
-fn temporary(path: &Path) -> PathBuf {
+pub(crate) fn temporary(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".tmp");
     path.with_file_name(name)
@@ -75,6 +85,18 @@ fn replace(
         return Err(error);
     }
     std::fs::rename(&tmp, path).map_err(io_error(path))
+}
+
+/// Checks that files can be written into `dir` (created when missing), so that a long run can
+/// refuse an unwritable output directory before its work rather than after.
+///
+/// # Errors
+/// [`ExportError::Io`] naming the directory when it cannot be created or written into.
+pub fn check_writable(dir: &Path) -> Result<(), ExportError> {
+    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let probe = dir.join(format!(".connectk-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(io_error(dir))?;
+    std::fs::remove_file(&probe).map_err(io_error(&probe))
 }
 
 /// Replaces `path` by `text`, whole (see the module documentation).

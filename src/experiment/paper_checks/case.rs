@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::position::Position;
-use crate::engine::rules::{Rules, Variant};
+use crate::engine::rules::{MAX_K, Rules, Variant};
 use crate::solver::Solver;
 use crate::strategy::StrategyName;
 use crate::strategy::table1;
@@ -134,6 +134,35 @@ pub struct CaseRow {
 }
 
 impl Case {
+    /// Checks the case's ranges: each from low to high within the engine's limits (k from 1 to
+    /// 127, width to 64, height to 127, at most 128 cells), selecting at least one board.
+    ///
+    /// # Errors
+    /// A message naming the range at fault and what is allowed.
+    pub fn check_ranges(&self) -> Result<(), String> {
+        let ranges = [
+            ("k", self.k, 1, MAX_K),
+            ("width", self.width, 1, 64),
+            ("height", self.height, 1, 127),
+        ];
+        for (name, (low, high), min, max) in ranges {
+            if low < min || low > high || high > max {
+                return Err(format!(
+                    "{name} range [{low}, {high}]: give [low, high] with {min} <= low <= high <= {max}"
+                ));
+            }
+        }
+        if self.max_cells == 0 || self.max_cells > 128 {
+            return Err(format!("max_cells {}: give 1 to 128", self.max_cells));
+        }
+        if self.boards().is_empty() {
+            return Err(
+                "its ranges and filters select no board: widen a range or drop a filter".into(),
+            );
+        }
+        Ok(())
+    }
+
     /// The boards of the case, in order of k, width, height.
     pub fn boards(&self) -> Vec<Rules> {
         let mut out = Vec::new();

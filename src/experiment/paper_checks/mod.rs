@@ -23,14 +23,36 @@ pub enum ClaimsError {
     /// The file is not a JSON list of cases.
     #[error("bad claims file: {0}")]
     Json(#[from] serde_json::Error),
+    /// A case's ranges select no board, or boards the engine does not take.
+    #[error("case {id}: {message}")]
+    Case {
+        /// The case's id.
+        id: String,
+        /// What is wrong, and what is allowed.
+        message: String,
+    },
+    /// The file lists no case.
+    #[error("the claims file lists no case: give at least one")]
+    Empty,
 }
 
-/// Reads the cases of a claims file's text.
+/// Reads the cases of a claims file's text and checks that each selects at least one board.
 ///
 /// # Errors
-/// [`ClaimsError`] when the text is not a list of well-formed cases.
+/// [`ClaimsError`] when the text is not a list of well-formed cases, or a case (or the whole
+/// file) checks nothing.
 pub fn parse_claims(text: &str) -> Result<Vec<Case>, ClaimsError> {
-    Ok(serde_json::from_str(text)?)
+    let cases: Vec<Case> = serde_json::from_str(text)?;
+    if cases.is_empty() {
+        return Err(ClaimsError::Empty);
+    }
+    for case in &cases {
+        case.check_ranges().map_err(|message| ClaimsError::Case {
+            id: case.id.clone(),
+            message,
+        })?;
+    }
+    Ok(cases)
 }
 
 /// Checks every case on every board of its range, in parallel on the current rayon pool, and

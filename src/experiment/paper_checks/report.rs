@@ -7,6 +7,7 @@ use super::case::{Case, CaseRow};
 use crate::experiment::export::ExportError;
 use crate::experiment::export::csv::write_all;
 use crate::experiment::export::markdown::Document;
+use crate::experiment::provenance::written_by;
 
 /// The one-line verdict over `rows` of `cases`: checks, claims, holds and fails.
 pub fn summary(cases: &[Case], rows: &[CaseRow]) -> String {
@@ -21,12 +22,12 @@ pub fn summary(cases: &[Case], rows: &[CaseRow]) -> String {
 
 /// The Markdown summary: one line per claim with its boards, holds, fails and the first
 /// refutation, then the verdict.
-fn markdown(cases: &[Case], rows: &[CaseRow]) -> Document {
+fn markdown(cases: &[Case], rows: &[CaseRow], command: &str) -> Document {
     let mut doc = Document::new("The paper's claims, checked");
-    doc.paragraph(
-        "Written by `connectk paper-check` from `paper-checks/claims.json`; one row per board in \
-         `paper-checks.csv`.",
-    );
+    doc.paragraph(&format!(
+        "{}; one row per board in `paper-checks.csv`.",
+        written_by(command)
+    ));
     doc.table(
         &[
             "claim",
@@ -68,11 +69,17 @@ fn markdown(cases: &[Case], rows: &[CaseRow]) -> Document {
     doc
 }
 
-/// Writes `paper-checks.csv` and `paper-checks.md` for `rows` of `cases` into `dir`.
+/// Writes `paper-checks.csv` and `paper-checks.md` for `rows` of `cases` into `dir`, quoting
+/// `command`.
 ///
 /// # Errors
 /// [`ExportError`] naming the first file that could not be written.
-pub fn publish(dir: &Path, cases: &[Case], rows: &[CaseRow]) -> Result<(), ExportError> {
+pub fn publish(
+    dir: &Path,
+    cases: &[Case],
+    rows: &[CaseRow],
+    command: &str,
+) -> Result<(), ExportError> {
     write_all(&dir.join("paper-checks.csv"), rows)?;
-    markdown(cases, rows).write(&dir.join("paper-checks.md"))
+    markdown(cases, rows, command).write(&dir.join("paper-checks.md"))
 }

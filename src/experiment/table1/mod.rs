@@ -6,22 +6,26 @@ mod grid;
 mod plot;
 mod report;
 mod row;
+mod shards;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
+use std::time::Duration;
 
 use rayon::prelude::*;
 
 use super::export::ExportError;
 use super::export::csv::write_all;
+use crate::engine::notation;
 use crate::engine::position::Position;
-use crate::engine::rules::{Rules, RulesError, Variant};
-use crate::solver::{Depth, Mib, Solver};
+use crate::engine::rules::{RulesError, Variant};
+use crate::solver::{Budget, Depth, Mib, Solver};
 use crate::strategy::table1;
 
 pub use grid::{Board, Grid};
 pub use report::Markdown;
-pub use row::{Row, Store};
+pub use row::{Row, RowProblem, Store};
+pub use shards::{ShardError, read_shards};
 
 /// How each board of the grid is solved.
 #[derive(Clone, Copy, Debug)]
@@ -56,7 +60,7 @@ pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
                 .then(|| solver.solve_within(&empty, Depth::Weak, effort.node_limit))
                 .flatten()
         })?;
-    let (value, nodes, seconds) = (solution.value, solution.nodes, solution.seconds);
+    let (value, nodes) = (solution.value, solution.nodes);
     let paper = table1::predict(board.k, board.width, board.height);
     Some(Row {
         rules: Variant::Misere.name().to_string(),
@@ -69,7 +73,6 @@ pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
         agree: paper.map(|p| p == value.result),
         remoteness: value.remoteness,
         nodes,
-        seconds,
     })
 }
 
@@ -135,22 +138,50 @@ pub fn missing(requested: Option<Grid>, rows: &[Row]) -> Result<Vec<Board>, Rule
     Ok(missing)
 }
 
-/// Writes the sorted CSV, the Markdown summary (listing the `unsolved` boards too) and one plot
-/// per k for every row in `rows`, into `dir`. Returns the summary line.
-pub fn publish(
-    dir: &Path,
-    rows: &mut [Row],
-    unsolved: &[Board],
-    table: Mib,
-) -> Result<String, ExportError> {
+/// Why boards of the grid have no row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unsolved {
+    /// A run gave up on them at its node limit (a rerun tries them again).
+    NodeLimit,
+    /// No shard file had a row for them.
+    MissingFromShards,
+}
+
+/// How long a disagreement's principal variation may take before the report gives it up: a
+/// forged or mistaken row of a large board must not hold the report for minutes.
+const LINE_TIME: Duration = Duration::from_secs(30);
+
+/// What a Table I report is written for: the rows, the boards without one and why, the table
+/// size for the principal variations of disagreements, and the command quoted in the report.
+pub struct Report<'a> {
+    /// Every row, in any order.
+    pub rows: &'a mut [Row],
+    /// Boards of the grid without a row.
+    pub unsolved: &'a [Board],
+    /// Why they have none.
+    pub why: Unsolved,
+    /// Transposition table for the principal variations.
+    pub table: Mib,
+    /// The command that made the rows, as typed.
+    pub command: &'a str,
+}
+
+/// Writes the sorted CSV, the Markdown summary (listing the unsolved boards too) and one plot
+/// per k of `report`, into `dir`. Returns the summary line.
+///
+/// # Errors
+/// [`ExportError`] naming the first file that could not be written.
+pub fn publish(dir: &Path, report: Report<'_>) -> Result<String, ExportError> {
+    let rows = report.rows;
     rows.sort_by_key(|r| (r.k, r.width, r.height));
     write_all(&dir.join("table1.csv"), rows)?;
-    let markdown = report::markdown(rows, unsolved, |row| {
-        let rules = Rules::new(row.k, row.width, row.height, Variant::Misere)
-            .expect("rows come from valid rules");
-        let mut solver = Solver::new(table);
-        let line = solver.principal_variation(&Position::new(rules));
-        crate::engine::notation::format(rules, &line)
+    let markdown = report::markdown(rows, report.unsolved, report.why, report.command, |row| {
+        let board = row.board();
+        let mut solver = Solver::new(report.table);
+        let line = solver.limited(Budget::time(LINE_TIME), |solver| {
+            solver.principal_variation(&Position::new(board.rules()))
+        })?;
+        Some(notation::format(board.rules(), &line))
     });
     markdown.document.write(&dir.join("table1.md"))?;
     let mut ks: Vec<u32> = rows.iter().map(|r| r.k).collect();

@@ -2,9 +2,11 @@
 
 use std::collections::BTreeMap;
 
+use super::Unsolved;
 use super::grid::Board;
 use super::row::Row;
 use crate::experiment::export::markdown::Document;
+use crate::experiment::provenance::written_by;
 
 /// A rendered summary.
 pub struct Markdown {
@@ -14,14 +16,20 @@ pub struct Markdown {
     pub summary: String,
 }
 
-/// Renders `rows` (sorted by k, width, height) and the boards left `unsolved` at the node
-/// limit; `line_of` gives a move sequence that shows the solver's outcome for a disagreeing
-/// board (a principal variation).
+/// Renders `rows` (sorted by k, width, height) and the `unsolved` boards (with the reason
+/// `why`), quoting `command`; `line_of` gives a move sequence that shows the solver's outcome
+/// for a disagreeing board (a principal variation), or `None` when none was found in time.
 pub fn markdown(
     rows: &[Row],
     unsolved: &[Board],
-    mut line_of: impl FnMut(&Row) -> String,
+    why: Unsolved,
+    command: &str,
+    mut line_of: impl FnMut(&Row) -> Option<String>,
 ) -> Markdown {
+    let unsolved_heading = match why {
+        Unsolved::NodeLimit => "not solved within the node limit",
+        Unsolved::MissingFromShards => "missing from the shard files",
+    };
     let compared: Vec<&Row> = rows.iter().filter(|r| r.agree.is_some()).collect();
     let agreeing = compared.iter().filter(|r| r.agree == Some(true)).count();
     let disagreeing: Vec<&Row> = compared
@@ -40,24 +48,22 @@ pub fn markdown(
         disagreeing.len()
     );
     if !unsolved.is_empty() {
-        summary.push_str(&format!(
-            " {} boards not solved within the node limit.",
-            unsolved.len()
-        ));
+        summary.push_str(&format!(" {} boards {unsolved_heading}.", unsolved.len()));
     }
 
     let mut doc = Document::new("Table I of Steele & Larremore against the exact solver");
-    doc.paragraph(&summary).paragraph(
-        "Written by `connectk table1`; one row per board in `table1.csv`. Remoteness is the \
-         number of plies of the game under perfect play (the winner hurries, the loser delays).",
-    );
+    doc.paragraph(&summary).paragraph(&format!(
+        "{}; one row per board in `table1.csv`. Remoteness is the number of plies of the game \
+         under perfect play (the winner hurries, the loser delays).",
+        written_by(command)
+    ));
     let mut by_k: BTreeMap<u32, Vec<&Row>> = BTreeMap::new();
     for row in rows {
         by_k.entry(row.k).or_default().push(row);
     }
     doc.table(
         &[
-            "k", "boards", "agree", "disagree", "P1", "P2", "Draw", "nodes", "seconds",
+            "k", "boards", "agree", "disagree", "P1", "P2", "Draw", "nodes",
         ],
         by_k.iter().map(|(k, of_k)| {
             let count = |f: &dyn Fn(&Row) -> bool| of_k.iter().filter(|r| f(r)).count();
@@ -70,7 +76,6 @@ pub fn markdown(
                 count(&|r| r.solver == "P2").to_string(),
                 count(&|r| r.solver == "Draw").to_string(),
                 of_k.iter().map(|r| r.nodes).sum::<u64>().to_string(),
-                format!("{:.1}", of_k.iter().map(|r| r.seconds).sum::<f64>()),
             ]
         }),
     );
@@ -96,7 +101,9 @@ pub fn markdown(
                     row.paper.as_deref().unwrap_or("-").to_string(),
                     row.solver.clone(),
                     row.remoteness.map_or("-".to_string(), |r| r.to_string()),
-                    format!("`{}`", line_of(row)),
+                    line_of(row).map_or("(none found in time)".to_string(), |line| {
+                        format!("`{line}`")
+                    }),
                 ]
             }),
         );
@@ -104,7 +111,9 @@ pub fn markdown(
     if !unsolved.is_empty() {
         let mut unsolved = unsolved.to_vec();
         unsolved.sort_by_key(|b| (b.k, b.width, b.height));
-        doc.heading("Not solved within the node limit").bullets(
+        let mut heading = unsolved_heading.to_string();
+        heading[..1].make_ascii_uppercase();
+        doc.heading(&heading).bullets(
             unsolved
                 .into_iter()
                 .map(|b| format!("k = {}, {}x{}", b.k, b.width, b.height)),

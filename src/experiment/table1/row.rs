@@ -3,7 +3,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::grid::Board;
+use crate::engine::outcome::{GameResult, Player};
+use crate::engine::rules::{Rules, RulesError, Variant};
 use crate::experiment::store::Record;
+use crate::strategy::table1;
 
 /// One solved board, as stored in `table1.csv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -27,13 +30,104 @@ pub struct Row {
     /// Plies until the game ends under perfect play (for a draw: the number of cells); empty
     /// after an outcome-only (weak) sweep.
     pub remoteness: Option<u32>,
-    /// Nodes searched.
+    /// Nodes searched (positions by the search, reduced forms by the one-row solver); the
+    /// same on every run, since each board has a solver of its own. (How long a board took
+    /// depends on the machine, and is left out so that a rerun writes the same file.)
     pub nodes: u64,
-    /// Wall-clock seconds.
-    pub seconds: f64,
+}
+
+/// What is wrong with a row read from a file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("field {field}: {message}")]
+pub struct RowProblem {
+    /// The column at fault.
+    pub field: &'static str,
+    /// What is wrong, and what is allowed.
+    pub message: String,
 }
 
 impl Row {
+    /// Checks that the row describes a Table I board and a result the solver could have given:
+    /// misère rules, a board the engine takes with k >= 2, the right cell count, the paper's
+    /// own prediction, an outcome label, an agreement that matches both, and a remoteness that
+    /// fits the board and the outcome (a draw fills the board; under misère rules P1 wins on
+    /// an even ply, when P2 completes a line, and P2 on an odd one).
+    ///
+    /// # Errors
+    /// The first [`RowProblem`] found.
+    pub fn check(&self) -> Result<(), RowProblem> {
+        let problem = |field, message: String| Err(RowProblem { field, message });
+        if self.rules != Variant::Misere.name() {
+            return problem(
+                "rules",
+                format!("{:?}: Table I is misère, expected \"misere\"", self.rules),
+            );
+        }
+        if self.k < 2 {
+            return problem("k", format!("{}: Table I covers k >= 2", self.k));
+        }
+        if let Err(error) = Rules::new(self.k, self.width, self.height, Variant::Misere) {
+            let field = match error {
+                RulesError::K(_) => "k",
+                RulesError::Width(_) => "width",
+                RulesError::Height(_) | RulesError::TooLarge { .. } => "height",
+            };
+            return problem(field, error.to_string());
+        }
+        let cells = self.width * self.height;
+        if self.cells != cells {
+            return problem(
+                "cells",
+                format!(
+                    "{} for a {}x{} board: expected {cells}",
+                    self.cells, self.width, self.height
+                ),
+            );
+        }
+        let predicted = table1::predict(self.k, self.width, self.height).map(GameResult::label);
+        if self.paper.as_deref() != predicted {
+            return problem(
+                "paper",
+                format!(
+                    "{:?}: Table I says {:?} for this board",
+                    self.paper.as_deref().unwrap_or(""),
+                    predicted.unwrap_or("")
+                ),
+            );
+        }
+        let Some(solver) = GameResult::from_label(&self.solver) else {
+            return problem(
+                "solver",
+                format!("{:?}: expected P1, P2 or Draw", self.solver),
+            );
+        };
+        let agree = predicted.map(|p| p == solver.label());
+        if self.agree != agree {
+            return problem(
+                "agree",
+                format!("{:?}: paper and solver say {agree:?}", self.agree),
+            );
+        }
+        if let Some(plies) = self.remoteness {
+            let fits = match solver {
+                GameResult::Draw => plies == cells,
+                GameResult::Win(Player::P1) => plies <= cells && plies % 2 == 0 && plies > 0,
+                GameResult::Win(Player::P2) => plies <= cells && plies % 2 == 1,
+            };
+            if !fits {
+                return problem(
+                    "remoteness",
+                    format!(
+                        "{plies} plies for a {} on {cells} cells: a draw fills the board, P1 \
+                         wins on an even ply and P2 on an odd one, never past the last cell",
+                        solver.label()
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// The board this row solved.
     pub fn board(&self) -> Board {
         Board {
@@ -54,3 +148,48 @@ impl Record for Row {
 
 /// The store of a Table I run: one row per board.
 pub type Store = crate::experiment::store::Store<Row>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row() -> Row {
+        Row {
+            rules: "misere".into(),
+            k: 4,
+            width: 7,
+            height: 6,
+            cells: 42,
+            paper: Some("P2".into()),
+            solver: "P2".into(),
+            agree: Some(true),
+            remoteness: Some(37),
+            nodes: 10,
+        }
+    }
+
+    #[test]
+    fn a_true_row_passes_and_each_forged_field_is_named() {
+        assert_eq!(row().check(), Ok(()));
+        /// A field's name and a way to forge it.
+        type Forgery = (&'static str, fn(&mut Row));
+        let cases: [Forgery; 10] = [
+            ("rules", |r| r.rules = "chess".into()),
+            ("k", |r| r.k = 1),
+            ("width", |r| r.width = 0),
+            ("height", |r| r.height = 0),
+            ("cells", |r| r.cells = 99),
+            ("paper", |r| r.paper = Some("P1".into())),
+            ("solver", |r| r.solver = "Banana".into()),
+            ("agree", |r| r.agree = Some(false)),
+            ("remoteness", |r| r.remoteness = Some(36)),
+            ("remoteness", |r| r.remoteness = Some(43)),
+        ];
+        for (field, forge) in cases {
+            let mut forged = row();
+            forge(&mut forged);
+            let problem = forged.check().unwrap_err();
+            assert_eq!(problem.field, field, "{problem}");
+        }
+    }
+}

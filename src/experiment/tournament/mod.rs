@@ -5,7 +5,8 @@ mod plot;
 mod report;
 
 use crate::arena::{
-    MatchError, PerfectSettings, PlayerName, Standing, Tally, check_pairing, play_match,
+    self as arena, GameRecord, MatchError, PerfectSettings, PlayerName, Standing, Tally,
+    check_pairing, play_games,
 };
 use crate::engine::rules::Rules;
 
@@ -105,13 +106,18 @@ pub struct Tournament {
 /// Plays every applicable fixture for `games` games. Every pairing uses the match seed `seed`,
 /// so game `i` of `a` against `b` and game `i` of `b` against `a` share their game seed (the
 /// same opening seed with the colours swapped). Games run in parallel on the current rayon
-/// pool; the results do not depend on its number of threads. `done` is called after each game.
+/// pool; the results do not depend on its number of threads. `done` is called after each game,
+/// and `sink` gets every game's record, pairing by pairing in game order.
 ///
 /// # Errors
 /// [`TournamentError::NoGames`] when `games` is 0; [`TournamentError::Match`] when a player
-/// has no move in a game it reached (the first such
-/// game in schedule order).
-pub fn play(
+/// has no move in a game it reached (the first such game in schedule order); the first error
+/// of `sink`.
+// A tournament's parameters are the arena's (rules, seed, the perfect player's settings) and its
+// own (players, fixtures, games, what to do with each game); a struct for them would be built
+// once, by the CLI, just to call this.
+#[allow(clippy::too_many_arguments)]
+pub fn play<E: From<TournamentError> + From<MatchError>>(
     rules: Rules,
     players: &[PlayerName],
     fixtures: &[Fixture],
@@ -119,18 +125,28 @@ pub fn play(
     seed: u64,
     perfect: &PerfectSettings,
     done: impl Fn() + Sync,
-) -> Result<Tournament, TournamentError> {
+    mut sink: impl FnMut(&GameRecord) -> Result<(), E>,
+) -> Result<Tournament, E> {
     if games == 0 {
-        return Err(TournamentError::NoGames);
+        return Err(TournamentError::NoGames.into());
     }
     let mut pairings = Vec::with_capacity(fixtures.len());
     for fixture in fixtures {
         let result = match &fixture.not_applicable {
             Some(reason) => PairingResult::NotApplicable(reason.clone()),
             None => {
-                let records =
-                    play_match(rules, fixture.p1, fixture.p2, games, seed, perfect, &done)?;
-                PairingResult::Played(Tally::of(&records))
+                let mut tally = Tally::default();
+                let matchup = arena::Pairing {
+                    rules,
+                    p1: fixture.p1,
+                    p2: fixture.p2,
+                    perfect,
+                };
+                play_games(matchup, games, seed, &done, |record| {
+                    tally.add(&record);
+                    sink(&record)
+                })?;
+                PairingResult::Played(tally)
             }
         };
         pairings.push(Pairing {

@@ -11,11 +11,20 @@ use crate::arena::wilson;
 use crate::experiment::export::ExportError;
 use crate::experiment::export::csv::write_all;
 use crate::experiment::export::markdown::Document;
+use crate::experiment::provenance::written_by;
 
 /// One CSV row: a pairing, its counts from P1's side and 95% Wilson intervals. Every count and
 /// interval is empty for a pairing that was not played.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PairingRow {
+    /// `normal` or `misere`.
+    pub rules: &'static str,
+    /// Line length.
+    pub k: u32,
+    /// Board width.
+    pub width: u32,
+    /// Board height.
+    pub height: u32,
     /// The player moving first.
     pub p1: &'static str,
     /// The player moving second.
@@ -61,7 +70,12 @@ pub fn rows(tournament: &Tournament) -> Vec<PairingRow> {
         .pairings
         .iter()
         .map(|p| {
+            let rules = tournament.rules;
             let mut row = PairingRow {
+                rules: rules.variant().name(),
+                k: rules.k(),
+                width: rules.width(),
+                height: rules.height(),
                 p1: p.p1.as_str(),
                 p2: p.p2.as_str(),
                 status: "n/a",
@@ -122,9 +136,10 @@ pub fn markdown(tournament: &Tournament, command: &str) -> Document {
     let t = tournament;
     let mut doc = Document::new(&format!("Tournament on {}", t.rules));
     doc.paragraph(&format!(
-        "Written by `{command}`: {} players, {} games per ordered pairing, seed {}. Game i of \
-         every pairing has the same game seed, so the two colours of a pair replay the same \
-         seeds. Rates carry 95% Wilson intervals; a score counts a win 1 and a draw 1/2.",
+        "{}: {} players, {} games per ordered pairing, seed {}. Game i of every pairing has the \
+         same game seed, so the two colours of a pair replay the same seeds. Rates carry 95% \
+         Wilson intervals; a score counts a win 1 and a draw 1/2.",
+        written_by(command),
         t.players.len(),
         t.games,
         t.seed

@@ -2,6 +2,7 @@
 
 use super::check::Row;
 use crate::experiment::export::markdown::Document;
+use crate::experiment::provenance::written_by;
 
 /// How the latest invocation went, for the report's record of the machine's work.
 #[derive(Clone, Debug)]
@@ -27,8 +28,8 @@ pub struct Markdown {
 }
 
 /// Renders `rows` (in any order; the report lists them by line) of a data set of `lines`
-/// lines, with `run` describing the invocation that wrote them, if any.
-pub fn markdown(rows: &[Row], lines: usize, run: Option<&RunInfo>) -> Markdown {
+/// lines, with `run` describing the invocation that wrote them, if any, made by `command`.
+pub fn markdown(rows: &[Row], lines: usize, run: Option<&RunInfo>, command: &str) -> Markdown {
     let mut rows: Vec<&Row> = rows.iter().collect();
     rows.sort_by_key(|r| r.line);
     let disagreeing: Vec<&Row> = rows.iter().copied().filter(|r| !r.agree).collect();
@@ -46,10 +47,11 @@ pub fn markdown(rows: &[Row], lines: usize, run: Option<&RunInfo>) -> Markdown {
     );
 
     let mut doc = Document::new("The UCI Connect-4 data set against the weak solver");
-    doc.paragraph(&summary).paragraph(
-        "Written by `connectk uci-dataset`; one row per line in `uci.csv`. Values are for the \
-         first player (x, P1): the data set's win, loss and draw are P1, P2 and Draw.",
-    );
+    doc.paragraph(&summary).paragraph(&format!(
+        "{}; one row per line in `uci.csv`. Values are for the first player (x, P1): the data \
+         set's win, loss and draw are P1, P2 and Draw.",
+        written_by(command)
+    ));
     let count = |label: &str| rows.iter().filter(|r| r.solver == label).count();
     doc.table(
         &[
@@ -152,7 +154,7 @@ mod tests {
             table_mb: 64,
             load: Some("1.00 0.50 0.25".into()),
         };
-        let md = markdown(&rows, 67_557, Some(&run));
+        let md = markdown(&rows, 67_557, Some(&run), "connectk uci-dataset");
         assert_eq!(
             md.summary,
             "UCI Connect-4: 2 of 3 checked lines agree with the weak solver (1 disagree); \
@@ -174,7 +176,7 @@ mod tests {
 
     #[test]
     fn an_empty_report_has_no_disagreements() {
-        let md = markdown(&[], 67_557, None);
+        let md = markdown(&[], 67_557, None, "connectk uci-dataset");
         assert!(
             md.summary
                 .starts_with("UCI Connect-4: 0 of 0 checked lines agree")

@@ -1,0 +1,344 @@
+//! Who wins, and on which ply the game ends, on every board size: the empty board of each size
+//! solved exactly for both rule sets, held against the published normal-rules table and, under
+//! misère rules, against Table I and the longest game the paper's deciding strategy allows.
+//!
+//! Finished boards are appended to `sizes.csv` as they complete (a rerun resumes); boards not
+//! settled within the time budget are written to `open.csv` with how far they got (the outcome,
+//! when an outcome-only solve finished), and tried again by a rerun.
+
+mod published;
+mod report;
+mod row;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use super::export::ExportError;
+use super::export::csv::write_all;
+use super::export::svg::{MapCell, MapLabels, outcome_map};
+use crate::engine::notation;
+use crate::engine::outcome::{GameResult, Player};
+use crate::engine::position::Position;
+use crate::engine::rules::{Rules, RulesError, Variant};
+use crate::solver::{Budget, Depth, Mib, Solver};
+use crate::strategy::{StrategyName, table1};
+use crate::verify::{Claim, Verdict, verify};
+
+pub use published::{SOURCE, normal_connect_four};
+pub use report::markdown;
+pub use row::{Attempt, AttemptStore, Board, Row, Store};
+
+/// The boards of a size table: for each line length, every board with both sides at least
+/// `min_side` and a width + height in `sums`, under each of `variants`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizeGrid {
+    /// Line lengths.
+    pub ks: Vec<u32>,
+    /// Rule sets.
+    pub variants: Vec<Variant>,
+    /// The shortest side.
+    pub min_side: u32,
+    /// The widths + heights covered.
+    pub sums: std::ops::RangeInclusive<u32>,
+}
+
+impl SizeGrid {
+    /// Every board of the grid, small boards first (by cells, then rules, k, width).
+    ///
+    /// # Errors
+    /// [`RulesError`] for a board the engine does not take.
+    pub fn boards(&self) -> Result<Vec<Board>, RulesError> {
+        let mut boards = Vec::new();
+        for &variant in &self.variants {
+            for &k in &self.ks {
+                for sum in self.sums.clone() {
+                    for width in self.min_side..=sum.saturating_sub(self.min_side) {
+                        let height = sum - width;
+                        Rules::new(k, width, height, variant)?;
+                        boards.push(Board {
+                            variant,
+                            k,
+                            width,
+                            height,
+                        });
+                    }
+                }
+            }
+        }
+        boards.sort_by_key(|b| (b.width * b.height, b.variant.name(), b.k, b.width));
+        Ok(boards)
+    }
+}
+
+/// How each board is solved.
+#[derive(Clone, Copy, Debug)]
+pub struct Effort {
+    /// Transposition table per board.
+    pub table: Mib,
+    /// Time for the exact solve of one board (and its principal variation); past it, an
+    /// outcome-only solve gets the same time again.
+    pub time: Duration,
+}
+
+/// What came of one board: a finished row, or an attempt that ran out of time.
+pub enum Solved {
+    /// Outcome and remoteness, with everything checked against them.
+    Row(Box<Row>),
+    /// Not settled exactly within the budget.
+    Open(Attempt),
+}
+
+/// Boards of at most this many cells get the strategy check: the checker visits every
+/// position the strategy allows, which grows quickly with the board.
+const STRATEGY_CHECK_CELLS: u32 = 48;
+
+/// The paper's strategy that decides a misère board, and its side, where Table I's proof is a
+/// single strategy: take-even for P2 on even heights (Theorem 1), delayed take-even on odd
+/// heights of at least 3 for k >= 3 (Theorem 2, Corollary 2: P2 on even widths, P1 on odd).
+fn deciding_strategy(board: Board) -> Option<(StrategyName, Player)> {
+    if board.variant != Variant::Misere || board.width < board.k {
+        return None;
+    }
+    if board.height.is_multiple_of(2) {
+        return Some((StrategyName::TakeEven, Player::P2));
+    }
+    if board.height >= 3 && board.k >= 3 {
+        let side = if board.width % 2 == 1 {
+            Player::P1
+        } else {
+            Player::P2
+        };
+        return Some((StrategyName::DelayedTakeEven, side));
+    }
+    None
+}
+
+/// The longest game the opponent can force against the deciding strategy of `board`, when
+/// the strategy holds there (`None` when there is none, or the board is too large to check).
+fn strategy_longest(board: Board) -> Option<(StrategyName, Player, Option<u32>)> {
+    let (name, side) = deciding_strategy(board)?;
+    if board.width * board.height > STRATEGY_CHECK_CELLS {
+        return Some((name, side, None));
+    }
+    let mut strategy = name.build(board.rules(), side).ok()?;
+    let start = Position::new(board.rules());
+    let longest = match verify(strategy.as_mut(), side, Claim::Win, &start, &[]) {
+        Verdict::Holds { longest_game, .. } => Some(longest_game),
+        Verdict::Refuted { .. } => None,
+    };
+    Some((name, side, longest))
+}
+
+/// The table for `board`: small boards reach far fewer positions than a large table holds, and
+/// zeroing a table they cannot fill would cost them more than their search, so the table grows
+/// with the board (32 MiB at 16 cells, doubling every 3 cells) up to `most`.
+fn table_for(board: Board, most: Mib) -> Mib {
+    let cells = board.width * board.height;
+    Mib(1usize
+        .checked_shl(cells / 3)
+        .unwrap_or(usize::MAX)
+        .min(most.0)
+        .max(16))
+}
+
+/// Solves one board: exactly within the time budget (with a principal variation), else its
+/// outcome alone within the same time again.
+pub fn solve_board(board: Board, effort: Effort) -> Solved {
+    let rules = board.rules();
+    let empty = Position::new(rules);
+    let start = Instant::now();
+    let mut solver = Solver::new(table_for(board, effort.table));
+    let exact = solver.limited(Budget::time(effort.time), |solver| {
+        let solution = solver.solve_at(&empty, Depth::Strong);
+        let line = solver.principal_variation(&empty);
+        (solution, line)
+    });
+    let Some((solution, line)) = exact else {
+        let tried = solver.nodes();
+        let weak = solver.limited(Budget::time(effort.time), |solver| {
+            solver.solve_at(&empty, Depth::Weak)
+        });
+        return Solved::Open(Attempt {
+            rules: board.variant,
+            k: board.k,
+            width: board.width,
+            height: board.height,
+            seconds_each: effort.time.as_secs_f64(),
+            outcome: weak.as_ref().map(|s| s.value.result.label().to_string()),
+            nodes: tried + weak.map_or(0, |s| s.nodes),
+        });
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let outcome = solution.value.result;
+    let remoteness = solution.value.remoteness.expect("an exact solve");
+    let published = (board.variant == Variant::Normal && board.k == 4)
+        .then(|| normal_connect_four(board.width, board.height))
+        .flatten();
+    let paper = (board.variant == Variant::Misere)
+        .then(|| table1::predict(board.k, board.width, board.height))
+        .flatten();
+    let checked = strategy_longest(board);
+    Solved::Row(Box::new(Row {
+        rules: board.variant,
+        k: board.k,
+        width: board.width,
+        height: board.height,
+        cells: rules.cells(),
+        outcome: outcome.label().to_string(),
+        remoteness,
+        published: published.map(|(o, last)| match last {
+            Some(last) => format!("{} {last}", o.label()),
+            None => o.label().to_string(),
+        }),
+        agree_published: published
+            .map(|(o, last)| o == outcome && last.is_none_or(|l| l == remoteness)),
+        table1: paper.map(|p| p.label().to_string()),
+        agree_table1: paper.map(|p| p == outcome),
+        strategy: checked.map(|(name, side, _)| format!("{name} {side}")),
+        strategy_longest: checked.and_then(|(_, _, longest)| longest),
+        pv: notation::format(rules, &line),
+        nodes: solution.nodes,
+        seconds: (seconds * 1e3).round() / 1e3,
+        table_mb: table_for(board, effort.table).0,
+        commit: env!("CONNECTK_COMMIT").to_string(),
+    }))
+}
+
+/// Solves every board of `boards` not yet in `store`, in parallel, small boards first; each
+/// finished row is appended to `store` and each open attempt to `attempts` at once. `done`
+/// is called after each board.
+///
+/// # Errors
+/// [`ExportError`] when a row cannot be written.
+pub fn run(
+    boards: &[Board],
+    store: &Store,
+    attempts: &AttemptStore,
+    effort: Effort,
+    done: impl Fn(Board, &Solved) + Sync,
+) -> Result<(), ExportError> {
+    let pending: Vec<Board> = boards
+        .iter()
+        .copied()
+        .filter(|b| !store.contains(b))
+        .collect();
+    pending.par_iter().try_for_each(|&board| {
+        let solved = solve_board(board, effort);
+        match &solved {
+            Solved::Row(row) => store.append(row)?,
+            Solved::Open(attempt) => attempts.append(attempt)?,
+        }
+        done(board, &solved);
+        Ok(())
+    })
+}
+
+/// Writes `sizes.csv` (sorted), `sizes.md` and one outcome map per rule set and k into `dir`,
+/// from the finished `rows` and the `open` attempts; `command` is quoted in the report.
+/// Returns the summary line.
+///
+/// # Errors
+/// [`ExportError`] naming the first file that could not be written.
+pub fn publish(
+    dir: &Path,
+    rows: &mut [Row],
+    open: &[Attempt],
+    command: &str,
+) -> Result<String, ExportError> {
+    rows.sort_by_key(|r| (r.rules.name(), r.k, r.width, r.height));
+    write_all(&dir.join("sizes.csv"), rows)?;
+    let report = markdown(rows, open, command);
+    report.document.write(&dir.join("sizes.md"))?;
+    let mut maps: Vec<(Variant, u32)> = rows.iter().map(|r| (r.rules, r.k)).collect();
+    maps.dedup();
+    for (rules, k) in maps {
+        let cells: Vec<MapCell> = rows
+            .iter()
+            .filter(|r| r.rules == rules && r.k == k)
+            .filter_map(|r| {
+                Some(MapCell {
+                    x: r.width,
+                    y: r.height,
+                    result: GameResult::from_label(&r.outcome)?,
+                    marked: r.agree_published == Some(false) || r.agree_table1 == Some(false),
+                })
+            })
+            .collect();
+        let title = format!(
+            "{rules} Connect {k}: who wins with perfect play (x = differs from the published value)"
+        );
+        let labels = MapLabels {
+            title: &title,
+            x: "width",
+            y: "height",
+        };
+        outcome_map(&dir.join(format!("sizes-{rules}-k{k}.svg")), labels, &cells)?;
+    }
+    Ok(report.summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solve(variant: Variant, width: u32, height: u32) -> Row {
+        let board = Board {
+            variant,
+            k: 4,
+            width,
+            height,
+        };
+        let effort = Effort {
+            table: Mib(16),
+            time: Duration::from_secs(600),
+        };
+        match solve_board(board, effort) {
+            Solved::Row(row) => *row,
+            Solved::Open(_) => panic!("{width}x{height} not settled"),
+        }
+    }
+
+    /// Small boards against the published table, Table I and the strategy checker, each an
+    /// independent source: normal 4x4 and 5x4 are draws on the last cell (Tromp), misère 4x4 and
+    /// 4x5 are second-player wins (Table I) as long as take-even or delayed take-even lets the
+    /// first player last.
+    #[test]
+    fn small_boards_agree_with_every_independent_source() {
+        for (width, height) in [(4, 4), (5, 4)] {
+            let row = solve(Variant::Normal, width, height);
+            assert_eq!(
+                (row.outcome.as_str(), row.remoteness),
+                ("Draw", width * height)
+            );
+            assert_eq!(row.agree_published, Some(true));
+        }
+        for (width, height) in [(4, 4), (4, 5)] {
+            let row = solve(Variant::Misere, width, height);
+            assert_eq!(row.agree_table1, Some(true), "{width}x{height}");
+            assert_eq!(
+                row.strategy_longest,
+                Some(row.remoteness),
+                "{width}x{height}"
+            );
+            // The principal variation replays to a finished game of that length.
+            let rules = Rules::new(4, width, height, Variant::Misere).unwrap();
+            let (end, _) = notation::parse(rules, &row.pv).unwrap();
+            assert!(end.is_over());
+            assert_eq!(end.plies(), row.remoteness);
+        }
+    }
+
+    #[test]
+    fn the_grid_lists_boards_by_the_sum_of_their_sides() {
+        let grid = SizeGrid {
+            ks: vec![4],
+            variants: vec![Variant::Normal, Variant::Misere],
+            min_side: 4,
+            sums: 8..=10,
+        };
+        // Sums 8, 9, 10: 1 + 2 + 3 boards, under each rule set.
+        assert_eq!(grid.boards().unwrap().len(), 12);
+    }
+}

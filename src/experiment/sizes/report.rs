@@ -1,0 +1,225 @@
+//! The Markdown of a size table: per rule set and k, a grid laid out like the published one
+//! (width across, height down, winner and last ply in each cell), the comparisons, and every
+//! misère game length with its principal variation.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::published::SOURCE;
+use super::row::{Attempt, Board, Row};
+use crate::engine::rules::Variant;
+use crate::experiment::export::markdown::Document;
+use crate::experiment::provenance::written_by;
+
+/// A rendered size table.
+pub struct Markdown {
+    /// The whole document.
+    pub document: Document,
+    /// Its one-line verdict.
+    pub summary: String,
+}
+
+/// `P1 41`, `P2 37`, `D 42`: a winner (or draw) and the ply the game ends on.
+fn cell(outcome: &str, ply: u32) -> String {
+    let who = if outcome == "Draw" { "D" } else { outcome };
+    format!("{who} {ply}")
+}
+
+/// Counts `(agree, compared)` over `flags`.
+fn tally(flags: impl Iterator<Item = Option<bool>>) -> (usize, usize) {
+    flags.flatten().fold((0, 0), |(yes, all), agree| {
+        (yes + usize::from(agree), all + 1)
+    })
+}
+
+/// Renders the finished `rows` and the `open` attempts (only the latest of each board that has
+/// no row), quoting `command`.
+pub fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Markdown {
+    let solved: BTreeSet<Board> = rows.iter().map(Row::board).collect();
+    let mut latest: BTreeMap<Board, &Attempt> = BTreeMap::new();
+    for attempt in open.iter().filter(|a| !solved.contains(&a.board())) {
+        let entry = latest.entry(attempt.board()).or_insert(attempt);
+        if attempt.seconds_each >= entry.seconds_each {
+            *entry = attempt;
+        }
+    }
+    let (published_agree, published) = tally(rows.iter().map(|r| r.agree_published));
+    let (paper_agree, paper) = tally(rows.iter().map(|r| r.agree_table1));
+    let (lengths_equal, lengths) = tally(
+        rows.iter()
+            .map(|r| r.strategy_longest.map(|longest| longest == r.remoteness)),
+    );
+    let summary = format!(
+        "Sizes: {} boards solved exactly, {} open; published normal-rules values: {published_agree} \
+         of {published} agree; Table I: {paper_agree} of {paper} agree; the deciding strategy's \
+         longest game equals the exact game length on {lengths_equal} of {lengths} misère boards.",
+        rows.len(),
+        latest.len()
+    );
+    let mut doc = Document::new("Who wins, and on which ply, by board size");
+    doc.paragraph(&summary).paragraph(&format!(
+        "Last {}; one row per board in `sizes.csv` with its nodes, time, principal \
+         variation and commit; boards not settled in time in `open.csv`. Each cell \
+         gives the winner with perfect play (D: draw) and the ply on which the game ends: the \
+         winner hurries, the loser delays, and a draw ends on the last cell. The published \
+         normal-rules values are those of {SOURCE}; a cell that differs from them or from \
+         Table I shows the other value after `≠`.",
+        written_by(command).replacen("Written", "written", 1)
+    ));
+    let mut groups: BTreeMap<(&str, u32), Vec<&Row>> = BTreeMap::new();
+    for row in rows {
+        groups
+            .entry((row.rules.name(), row.k))
+            .or_default()
+            .push(row);
+    }
+    for ((rules, k), of_group) in &groups {
+        group_table(&mut doc, rules, *k, of_group, &latest);
+    }
+    let wrong: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.agree_published == Some(false) || r.agree_table1 == Some(false))
+        .collect();
+    doc.heading("Disagreements");
+    if wrong.is_empty() {
+        doc.paragraph("None.");
+    } else {
+        doc.table(
+            &[
+                "rules",
+                "k",
+                "board",
+                "solver",
+                "published / Table I",
+                "principal variation",
+            ],
+            wrong.iter().map(|r| {
+                vec![
+                    r.rules.to_string(),
+                    r.k.to_string(),
+                    format!("{}x{}", r.width, r.height),
+                    cell(&r.outcome, r.remoteness),
+                    r.published.clone().or(r.table1.clone()).unwrap_or_default(),
+                    format!("`{}`", r.pv),
+                ]
+            }),
+        );
+    }
+    doc.heading("Misère game lengths");
+    doc.paragraph(
+        "Every misère board solved, with the ply on which perfect play ends the game and a \
+         principal variation; where one of the paper's strategies decides the board, the \
+         longest game the opponent can force against it (checked against every reply on boards \
+         of up to 48 cells).",
+    );
+    doc.table(
+        &[
+            "k",
+            "board",
+            "outcome",
+            "ends on ply",
+            "strategy",
+            "longest against it",
+            "principal variation",
+        ],
+        rows.iter().filter(|r| r.rules == Variant::Misere).map(|r| {
+            vec![
+                r.k.to_string(),
+                format!("{}x{}", r.width, r.height),
+                r.outcome.clone(),
+                r.remoteness.to_string(),
+                r.strategy.clone().unwrap_or_else(|| "-".into()),
+                r.strategy_longest.map_or("-".into(), |l| l.to_string()),
+                format!("`{}`", r.pv),
+            ]
+        }),
+    );
+    if !latest.is_empty() {
+        doc.heading("Open boards").table(
+            &[
+                "rules",
+                "k",
+                "board",
+                "seconds tried (exact, then outcome only)",
+                "outcome",
+                "nodes",
+            ],
+            latest.values().map(|a| {
+                vec![
+                    a.rules.to_string(),
+                    a.k.to_string(),
+                    format!("{}x{}", a.width, a.height),
+                    format!("{:.0}", a.seconds_each),
+                    a.outcome.clone().unwrap_or_else(|| "unknown".into()),
+                    a.nodes.to_string(),
+                ]
+            }),
+        );
+    }
+    Markdown {
+        document: doc,
+        summary,
+    }
+}
+
+/// The grid of one rule set and k: width across, height down.
+fn group_table(
+    doc: &mut Document,
+    rules: &str,
+    k: u32,
+    rows: &[&Row],
+    open: &BTreeMap<Board, &Attempt>,
+) {
+    let open_here: Vec<&&Attempt> = open
+        .values()
+        .filter(|a| a.rules.name() == rules && a.k == k)
+        .collect();
+    let widths: BTreeSet<u32> = rows
+        .iter()
+        .map(|r| r.width)
+        .chain(open_here.iter().map(|a| a.width))
+        .collect();
+    let heights: BTreeSet<u32> = rows
+        .iter()
+        .map(|r| r.height)
+        .chain(open_here.iter().map(|a| a.height))
+        .collect();
+    let header: Vec<String> = std::iter::once("height \\ width".to_string())
+        .chain(widths.iter().map(u32::to_string))
+        .collect();
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    doc.heading(&format!("{rules}, k = {k}"));
+    doc.paragraph(&format!("![{rules} k = {k}](sizes-{rules}-k{k}.svg)"));
+    doc.table(
+        &header,
+        heights.iter().map(|&height| {
+            std::iter::once(height.to_string())
+                .chain(widths.iter().map(|&width| {
+                    if let Some(row) = rows.iter().find(|r| (r.width, r.height) == (width, height))
+                    {
+                        let mut text = cell(&row.outcome, row.remoteness);
+                        if row.agree_published == Some(false) {
+                            text.push_str(&format!(
+                                " ≠ {}",
+                                row.published.as_deref().unwrap_or("")
+                            ));
+                        }
+                        if row.agree_table1 == Some(false) {
+                            text.push_str(&format!(" ≠ {}", row.table1.as_deref().unwrap_or("")));
+                        }
+                        text
+                    } else if let Some(a) = open_here
+                        .iter()
+                        .find(|a| (a.width, a.height) == (width, height))
+                    {
+                        match &a.outcome {
+                            Some(outcome) => format!("{outcome} (length open)"),
+                            None => "open".into(),
+                        }
+                    } else {
+                        String::new()
+                    }
+                }))
+                .collect()
+        }),
+    );
+}

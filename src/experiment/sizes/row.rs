@@ -1,0 +1,136 @@
+//! The rows of `sizes.csv` (finished boards) and `open.csv` (attempts that ran out of time).
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::rules::{Rules, Variant};
+use crate::experiment::store::Record;
+
+/// One board of a size table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Board {
+    /// Normal or misère.
+    pub variant: Variant,
+    /// Line length.
+    pub k: u32,
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+}
+
+impl Board {
+    /// The rules of the board.
+    ///
+    /// # Panics
+    /// For a board the engine does not take; the grid's boards are checked when it lists them.
+    pub fn rules(self) -> Rules {
+        Rules::new(self.k, self.width, self.height, self.variant).expect("a checked board")
+    }
+}
+
+/// One finished board.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// `normal` or `misere`.
+    pub rules: Variant,
+    /// Line length.
+    pub k: u32,
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+    /// width * height.
+    pub cells: u32,
+    /// `P1`, `P2` or `Draw` with perfect play.
+    pub outcome: String,
+    /// The ply on which the game ends with perfect play (the winner hurries, the loser
+    /// delays; a draw ends on the last cell).
+    pub remoteness: u32,
+    /// The published value, as `P1 41`, for normal Connect Four where one is tabled.
+    pub published: Option<String>,
+    /// Whether outcome and last move agree with it.
+    pub agree_published: Option<bool>,
+    /// Table I's outcome, under misère rules.
+    pub table1: Option<String>,
+    /// Whether the outcome agrees with it.
+    pub agree_table1: Option<bool>,
+    /// The paper's strategy that decides the board and its player, as `take-even P2`.
+    pub strategy: Option<String>,
+    /// The longest game the opponent can force against that strategy (boards up to 48 cells).
+    pub strategy_longest: Option<u32>,
+    /// A principal variation: best moves for both sides to the end (lowest-numbered first).
+    pub pv: String,
+    /// Nodes of the exact solve.
+    pub nodes: u64,
+    /// Wall-clock seconds of the exact solve, principal variation and checks.
+    pub seconds: f64,
+    /// The transposition table, in MiB.
+    pub table_mb: usize,
+    /// The commit of the binary that solved the board.
+    pub commit: String,
+}
+
+impl Row {
+    /// The board of this row.
+    pub fn board(&self) -> Board {
+        Board {
+            variant: self.rules,
+            k: self.k,
+            width: self.width,
+            height: self.height,
+        }
+    }
+}
+
+impl Record for Row {
+    type Key = Board;
+
+    fn key(&self) -> Board {
+        self.board()
+    }
+}
+
+/// A board not settled exactly within the time given, with how far it got.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Attempt {
+    /// `normal` or `misere`.
+    pub rules: Variant,
+    /// Line length.
+    pub k: u32,
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+    /// Seconds given to the exact solve, and again to the outcome-only one.
+    pub seconds_each: f64,
+    /// The outcome, when the outcome-only solve finished.
+    pub outcome: Option<String>,
+    /// Nodes searched in all.
+    pub nodes: u64,
+}
+
+impl Attempt {
+    /// The board attempted.
+    pub fn board(&self) -> Board {
+        Board {
+            variant: self.rules,
+            k: self.k,
+            width: self.width,
+            height: self.height,
+        }
+    }
+}
+
+impl Record for Attempt {
+    type Key = (Board, u64);
+
+    fn key(&self) -> (Board, u64) {
+        (self.board(), self.seconds_each.to_bits())
+    }
+}
+
+/// The finished boards of a size table.
+pub type Store = crate::experiment::store::Store<Row>;
+
+/// The attempts that ran out of time.
+pub type AttemptStore = crate::experiment::store::Store<Attempt>;

@@ -1,0 +1,176 @@
+//! The web server: the game page, the JSON API and shared game rooms, on axum and tokio.
+//!
+//! Solving never runs on the server's own threads: it goes to a [`Pool`] of a fixed number of
+//! workers behind a bounded queue, each search within the configured [`Budget`], so a busy
+//! server answers 503 at once rather than piling up work or memory.
+
+mod api;
+mod error;
+mod page;
+mod pool;
+mod query;
+mod rooms;
+mod socket;
+
+use std::future::Future;
+use std::io;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::routing::{get, post};
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+use crate::solver::{Budget, Mib};
+
+pub use api::{BotMove, Offer, Prediction, perfect_choice};
+pub use error::ApiError;
+pub use pool::{Pool, PoolError};
+pub use rooms::{EndReason, Ending, Limits, RoomView, SeatView};
+pub use socket::Ticket;
+
+/// Everything the server can be told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The address to listen on (default 127.0.0.1: this machine only).
+    pub bind: IpAddr,
+    /// The port (0: any free port).
+    pub port: u16,
+    /// Solver worker threads.
+    pub workers: usize,
+    /// Requests that may wait for a worker; past that the server answers 503.
+    pub queue: usize,
+    /// Each worker's table (and one-row solver) memory.
+    pub table: Mib,
+    /// What one request's search may spend.
+    pub budget: Budget,
+    /// The rooms' time limits and number.
+    pub rooms: Limits,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: 8080,
+            workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            queue: 16,
+            table: Mib(64),
+            budget: Budget::time(Duration::from_secs(2)),
+            rooms: Limits {
+                reconnect: Duration::from_secs(60),
+                afk: None,
+                keep: Duration::from_secs(3600),
+                max_rooms: 1000,
+            },
+        }
+    }
+}
+
+impl Config {
+    /// How often the rooms' clocks are read: a twentieth of the shortest limit, between 10 ms
+    /// and 1 s, so a window ends within 5% of its length.
+    fn tick(&self) -> Duration {
+        let limits = &self.rooms;
+        let shortest = [Some(limits.reconnect), limits.afk, Some(limits.keep)]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(limits.reconnect);
+        (shortest / 20).clamp(Duration::from_millis(10), Duration::from_secs(1))
+    }
+}
+
+/// What every request handler shares.
+pub struct AppState {
+    config: Config,
+    pool: Pool,
+    hub: Mutex<socket::Hub>,
+    /// Turns `true` when the server stops, which closes the live connections.
+    shutdown: watch::Sender<bool>,
+}
+
+/// A server bound to its address, ready to run.
+pub struct Server {
+    listener: TcpListener,
+    state: Arc<AppState>,
+}
+
+impl Server {
+    /// Binds the address of `config` and starts the solver workers.
+    ///
+    /// # Errors
+    /// The system's error when the address cannot be bound (in use, not this machine's).
+    pub async fn bind(config: Config) -> io::Result<Server> {
+        let listener = TcpListener::bind(SocketAddr::new(config.bind, config.port)).await?;
+        let state = Arc::new(AppState {
+            config,
+            pool: Pool::new(config.workers, config.queue, config.table),
+            hub: Mutex::new(socket::Hub::default()),
+            shutdown: watch::Sender::new(false),
+        });
+        Ok(Server { listener, state })
+    }
+
+    /// The address the server listens on (with the port chosen when `port` was 0).
+    ///
+    /// # Errors
+    /// The system's error if the socket has no address.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Serves until `stop` completes, then closes the live connections and lets the requests
+    /// under way finish (each within its budget).
+    ///
+    /// # Errors
+    /// The system's error if accepting connections fails.
+    pub async fn run(self, stop: impl Future<Output = ()> + Send + 'static) -> io::Result<()> {
+        let state = self.state;
+        let clocks = tokio::spawn(run_clocks(Arc::clone(&state)));
+        let shutdown = state.shutdown.clone();
+        let result = axum::serve(self.listener, router(Arc::clone(&state)))
+            .with_graceful_shutdown(async move {
+                stop.await;
+                shutdown.send_replace(true);
+            })
+            .await;
+        clocks.abort();
+        result
+    }
+}
+
+/// Reads the rooms' clocks every tick.
+async fn run_clocks(state: Arc<AppState>) {
+    let mut every = tokio::time::interval(state.config.tick());
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        if let Ok(mut hub) = state.hub.lock() {
+            hub.tick(&state.config.rooms);
+        }
+    }
+}
+
+/// Every route of the page and the API.
+fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(page::index))
+        .route("/app.js", get(page::script))
+        .route("/style.css", get(page::style))
+        .route("/api/state", get(api::state))
+        .route("/api/solve", get(api::solve))
+        .route("/api/move", get(api::bot_move))
+        .route("/api/table1", get(api::table1))
+        .route("/api/players", get(api::players))
+        .route("/api/rooms", post(socket::create))
+        .route("/api/rooms/{id}", get(socket::view))
+        .route("/api/rooms/{id}/join", post(socket::join))
+        .route("/api/rooms/{id}/move", post(socket::play))
+        .route("/api/rooms/{id}/resign", post(socket::resign))
+        .route("/api/rooms/{id}/live", get(socket::live))
+        .fallback(page::not_found)
+        .with_state(state)
+}

@@ -1,0 +1,151 @@
+//! The bounded solving pool: a fixed number of worker threads, each with its own solver and
+//! bounded tables, fed by a bounded queue, so that no number of clients can make the server
+//! search more at once or hold more memory than its configuration allows.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::oneshot;
+
+use crate::solver::{Mib, Solver};
+
+/// One piece of work for a worker's solver.
+type Job = Box<dyn FnOnce(&mut Solver) + Send>;
+
+/// Why the pool did not answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PoolError {
+    /// Every worker is busy and the queue is full.
+    #[error(
+        "the server is busy: {workers} searches are running and {queue} are waiting; try again in a few seconds"
+    )]
+    Busy {
+        /// Workers.
+        workers: usize,
+        /// Places in the queue.
+        queue: usize,
+    },
+    /// The work panicked (a bug); the worker carries on with a fresh solver.
+    #[error("the search failed unexpectedly; the server carries on")]
+    Failed,
+}
+
+/// Worker threads with one solver each, and the queue in front of them.
+pub struct Pool {
+    sender: SyncSender<Job>,
+    workers: usize,
+    queue: usize,
+}
+
+impl Pool {
+    /// Starts `workers` threads (at least 1), each with a solver of `table` (for the search's
+    /// table and the one-row solver alike), behind a queue of `queue` waiting jobs.
+    pub fn new(workers: usize, queue: usize, table: Mib) -> Pool {
+        let workers = workers.max(1);
+        let (sender, receiver) = sync_channel::<Job>(queue);
+        let receiver = Arc::new(Mutex::new(receiver));
+        for n in 0..workers {
+            let receiver = Arc::clone(&receiver);
+            std::thread::Builder::new()
+                .name(format!("connectk-solver-{n}"))
+                .spawn(move || work(&receiver, table))
+                .expect("the system can start a thread");
+        }
+        Pool {
+            sender,
+            workers,
+            queue,
+        }
+    }
+
+    /// Runs `job` on a worker's solver and waits for its answer without blocking the caller's
+    /// thread.
+    ///
+    /// # Errors
+    /// [`PoolError::Busy`] at once when the queue is full; [`PoolError::Failed`] if the job
+    /// panicked.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        job: impl FnOnce(&mut Solver) -> T + Send + 'static,
+    ) -> Result<T, PoolError> {
+        let (tell, answer) = oneshot::channel();
+        let job: Job = Box::new(move |solver| {
+            // The asker may have gone (a closed page); the answer is then simply dropped.
+            let _ = tell.send(job(solver));
+        });
+        match self.sender.try_send(job) {
+            Ok(()) => answer.await.map_err(|_| PoolError::Failed),
+            Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
+                Err(PoolError::Busy {
+                    workers: self.workers,
+                    queue: self.queue,
+                })
+            }
+        }
+    }
+}
+
+/// A worker's loop: take the next job, run it on this worker's solver, until the pool is gone.
+fn work(receiver: &Mutex<Receiver<Job>>, table: Mib) {
+    let fresh = || Solver::new(table).with_one_row_memory(table);
+    let mut solver = fresh();
+    loop {
+        // The lock is held only while waiting for the next job, never while running it.
+        let next = receiver.lock().map(|r| r.recv());
+        let Ok(Ok(job)) = next else { return };
+        if catch_unwind(AssertUnwindSafe(|| job(&mut solver))).is_err() {
+            // The solver may be half-way through an update; start over with a clean one.
+            solver = fresh();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[tokio::test]
+    async fn a_full_queue_says_busy_at_once() {
+        let pool = Arc::new(Pool::new(1, 1, Mib(1)));
+        let (release, hold) = std::sync::mpsc::channel::<()>();
+        let hold = Mutex::new(hold);
+        // The worker waits on the first job; the second fills the queue.
+        let first = {
+            let pool = Arc::clone(&pool);
+            tokio::spawn(async move {
+                pool.run(move |_| {
+                    let _ = hold.lock().unwrap().recv_timeout(Duration::from_secs(10));
+                    1
+                })
+                .await
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let second = {
+            let pool = Arc::clone(&pool);
+            tokio::spawn(async move { pool.run(|_| 2).await })
+        };
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let third = pool.run(|_| 3).await;
+        assert_eq!(
+            third,
+            Err(PoolError::Busy {
+                workers: 1,
+                queue: 1
+            })
+        );
+        release.send(()).unwrap();
+        assert_eq!(first.await.unwrap(), Ok(1));
+        assert_eq!(second.await.unwrap(), Ok(2));
+    }
+
+    #[tokio::test]
+    async fn a_panicking_job_fails_alone() {
+        let pool = Pool::new(1, 4, Mib(1));
+        let failed: Result<(), _> = pool.run(|_| panic!("a bug")).await;
+        assert_eq!(failed, Err(PoolError::Failed));
+        assert_eq!(pool.run(|_| 7).await, Ok(7));
+    }
+}

@@ -303,3 +303,33 @@ fn the_book_subcommand_builds_resumes_merges_and_refuses_damaged_books() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_solver_keeps_one_book_per_rule_set() {
+    let normal = Rules::new(4, 5, 4, Variant::Normal).unwrap();
+    let misere = Rules::new(4, 5, 4, Variant::Misere).unwrap();
+    // Made-up entries for the empty boards (a solver takes a book as it is): a draw claimed
+    // for each, then a P2 win claimed for normal in a second book of the same rules.
+    let claim = |rules: Rules, result| {
+        let value = Value {
+            result,
+            remoteness: None,
+        };
+        Arc::new(Book::from_values(rules, [(Position::new(rules), value)]))
+    };
+    let mut solver = Solver::new(Mib(1))
+        .with_book(claim(normal, connectk::GameResult::Draw))
+        .with_book(claim(misere, connectk::GameResult::Draw));
+    for rules in [normal, misere] {
+        let value = solver.value(&Position::new(rules), Depth::Weak);
+        assert_eq!(value.result, connectk::GameResult::Draw, "{rules}");
+        assert_eq!(solver.book(rules).unwrap().rules(), rules);
+    }
+    let p2 = connectk::GameResult::Win(Player::P2);
+    let mut solver = solver.with_book(claim(normal, p2));
+    assert_eq!(solver.value(&Position::new(normal), Depth::Weak).result, p2);
+    let value = solver.value(&Position::new(misere), Depth::Weak);
+    assert_eq!(value.result, connectk::GameResult::Draw);
+    let other = Rules::new(4, 5, 5, Variant::Normal).unwrap();
+    assert!(solver.book(other).is_none());
+}

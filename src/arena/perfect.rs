@@ -137,7 +137,7 @@ impl Strategy for Perfect {
             return Err(no_moves());
         }
         let solver = self.solver.as_mut().expect("held until dropped");
-        let keeping = match book_moves(solver.book().map(Arc::as_ref), pos) {
+        let keeping = match book_moves(solver.book(pos.rules()).map(Arc::as_ref), pos) {
             Some(BookMoves::Best(best)) => {
                 // The move a book of the player's tree stores: the one to the smallest
                 // canonical key (see `experiment::book`), so that the game stays in the book.

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::Context;
 use clap::Args;
 
 use connectk::arena::{PERFECT_TABLE, PerfectSettings};
@@ -51,10 +52,63 @@ impl BookArgs {
     }
 }
 
-/// Where the default book of `rules` lives: in `$CONNECTK_BOOKS`, else in `./books`.
+/// The directory of default books: `$CONNECTK_BOOKS`, else `./books`.
+pub fn books_dir() -> PathBuf {
+    std::env::var_os(BOOKS_DIR_VAR).map_or_else(|| PathBuf::from("books"), PathBuf::from)
+}
+
+/// Where the default book of `rules` lives: in [`books_dir`].
 pub fn default_path(rules: Rules) -> PathBuf {
-    let dir = std::env::var_os(BOOKS_DIR_VAR).map_or_else(|| PathBuf::from("books"), PathBuf::from);
-    dir.join(Book::file_name(rules))
+    books_dir().join(Book::file_name(rules))
+}
+
+/// `--book` (any number), `--no-book`, for a program that answers any rules (the server).
+#[derive(Args, Debug, Clone)]
+pub struct BooksArgs {
+    /// Opening book to consult, once per book (default: every *.ckbook file in the directory
+    /// named by $CONNECTK_BOOKS, else in ./books, when it exists).
+    #[arg(long, value_name = "FILE")]
+    book: Vec<PathBuf>,
+    /// Consult no opening book, not even the default ones.
+    #[arg(long, conflicts_with = "book")]
+    no_book: bool,
+}
+
+impl BooksArgs {
+    /// The books named, or the default ones.
+    ///
+    /// # Errors
+    /// When a book cannot be read or is damaged, or the directory of default books cannot be
+    /// listed.
+    pub fn load(&self) -> anyhow::Result<Vec<Arc<Book>>> {
+        if self.no_book {
+            return Ok(Vec::new());
+        }
+        let paths = if self.book.is_empty() {
+            let dir = books_dir();
+            if !dir.is_dir() {
+                return Ok(Vec::new());
+            }
+            let mut paths = Vec::new();
+            for entry in std::fs::read_dir(&dir)
+                .with_context(|| format!("cannot list the books in {}", dir.display()))?
+            {
+                let path = entry?.path();
+                if path.extension().is_some_and(|e| e == "ckbook") {
+                    paths.push(path);
+                }
+            }
+            paths.sort();
+            paths
+        } else {
+            self.book.clone()
+        };
+        // The book's errors name the file and say what is wrong with it.
+        paths
+            .iter()
+            .map(|path| Ok(Arc::new(Book::read(path)?)))
+            .collect()
+    }
 }
 
 /// The perfect player's options: its book, its time per move and its table.

@@ -161,8 +161,9 @@ pub struct Solver {
     one_row: Option<(Rules, StripSolver)>,
     /// The budget of a [`Solver::limited`] under way, until the search takes it.
     budget: Option<Budget>,
-    /// The opening book, consulted for positions of its rules.
-    book: Option<Arc<Book>>,
+    /// The opening books, at most one per set of rules, each consulted for positions of its
+    /// rules.
+    books: Vec<Arc<Book>>,
 }
 
 impl Solver {
@@ -176,32 +177,34 @@ impl Solver {
             backend: None,
             one_row: None,
             budget: None,
-            book: None,
+            books: Vec::new(),
         }
     }
 
     /// The same solver consulting `book` for positions of the book's rules: [`Solver::value`]
     /// and everything built on it answer from the book where it holds the position (at the
     /// depth asked for), and the search takes the book's values as bounds wherever it passes
-    /// through a stored position.
-    pub fn with_book(self, book: Arc<Book>) -> Solver {
+    /// through a stored position. A book replaces the solver's book of the same rules, if any;
+    /// books of other rules stay (a server answers both rule sets with one solver).
+    pub fn with_book(mut self, book: Arc<Book>) -> Solver {
+        self.books.retain(|b| b.rules() != book.rules());
+        self.books.push(book);
         Solver {
-            book: Some(book),
             backend: None,
             ..self
         }
     }
 
-    /// The opening book this solver consults, if any.
-    pub fn book(&self) -> Option<&Arc<Book>> {
-        self.book.as_ref()
+    /// The opening book this solver consults for positions of `rules`, if any.
+    pub fn book(&self, rules: Rules) -> Option<&Arc<Book>> {
+        self.books.iter().find(|b| b.rules() == rules)
     }
 
     /// The book's value of `pos` when the book holds it at `depth` or better (a weak request
     /// gets the outcome only, as a search would give it); `None` without a book. Costs no
     /// search, whatever the budget.
     pub fn book_value(&self, pos: &Position, depth: Depth) -> Option<Value> {
-        let value = self.book.as_ref()?.value(pos)?;
+        let value = self.book(pos.rules())?.value(pos)?;
         match depth {
             Depth::Weak => Some(Value {
                 remoteness: None,
@@ -277,7 +280,7 @@ impl Solver {
             let positions_bound = 3f64.powi(rules.cells() as i32) * 16.0;
             let bytes = (self.table_bytes as f64).min(positions_bound) as usize;
             let threads = self.threads;
-            let book = self.book.clone().filter(|book| book.rules() == rules);
+            let book = self.book(rules).cloned();
             let backend = match Search::<u64>::new(rules, bytes, threads, book.clone()) {
                 Some(narrow) => Backend::Narrow(narrow),
                 None => Backend::Wide(

@@ -20,6 +20,7 @@ mod solver;
 pub mod analysis;
 pub mod arena;
 pub mod experiment;
+pub mod quarto;
 pub mod serve;
 pub mod strategy;
 pub mod verify;

@@ -202,7 +202,7 @@ fn case(rng: &mut ChaCha8Rng, files: &Files) -> Case {
         words(&[option, value])
     };
     let file = |name: &str| files.path(name).display().to_string();
-    match rng.random_range(0..17) {
+    match rng.random_range(0..19) {
         0 => {
             let mut args = words(&["show"]);
             if rng.random_bool(0.5) {
@@ -473,6 +473,42 @@ fn case(rng: &mut ChaCha8Rng, files: &Files) -> Case {
         14 => refused(vec![
             pick(rng, &["frobnicate", "--bogus", "solve --moves", "SOLVE"]).to_string(),
         ]),
+        15 => {
+            let sub = pick(rng, &["show", "solve", "play", "sweep"]);
+            let mut args = words(&["quarto", sub]);
+            let (option, value) = match rng.random_range(0..6) {
+                0 => ("--size", pick(rng, &["0", "1", "5", "-3", "x"])),
+                1 => ("--attributes", pick(rng, &["0", "5", "99", ""])),
+                2 => ("--criteria", pick(rng, &["7", "0,0,9", "shine", ",", "-1"])),
+                3 => ("--rules", pick(rng, &["chess", "", "MISERE!"])),
+                4 => (
+                    "--moves",
+                    pick(rng, &["zz", "LSRF a1:LSRF a2", "LSRF e9:DTQH", "a1"]),
+                ),
+                _ => ("--table-mb", pick(rng, &["65536", "-1", "lots"])),
+            };
+            if sub == "sweep" {
+                args.extend(words(&["--out", UNWRITABLE]));
+            }
+            args.extend(words(&[option, value]));
+            refused(args)
+        }
+        16 => {
+            let mut args = match rng.random_range(0..3) {
+                0 => words(&["quarto", "merge", &file("a-directory")]),
+                1 => words(&["quarto", "merge", "/no/such/file"]),
+                _ => words(&["quarto", "merge", &file("garbage.txt")]),
+            };
+            if rng.random_bool(0.5) {
+                args = match rng.random_range(0..4) {
+                    0 => words(&["serve", "--queue", pick(rng, &["0", "99999", "x"])]),
+                    1 => words(&["serve", "--workers", pick(rng, &["0", "300", "-1"])]),
+                    2 => words(&["serve", "--table-mb", "65536"]),
+                    _ => words(&["serve", "--budget-seconds", pick(rng, &["-1", "NaN", "x"])]),
+                };
+            }
+            refused(args)
+        }
         _ => {
             // A cheap command that runs to its end with nobody reading its output.
             let command = pick(
@@ -488,6 +524,8 @@ fn case(rng: &mut ChaCha8Rng, files: &Files) -> Case {
                     "show --moves 1212121 --json",
                     "experiment --check experiments/table1.json",
                     "bench --filter late",
+                    "quarto solve --size 3 --attributes 2 --analyze",
+                    "quarto show --moves LSRF",
                 ],
             );
             Case {

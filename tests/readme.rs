@@ -1,21 +1,21 @@
-//! The README's example sessions, run: every `$ connectk ...` line in a ```text block of
-//! README.md is run (in a scratch directory, with this build's binary as `connectk`) and its
+//! The example sessions of README.md and of the guides in `docs/`, run: every `$ connectk ...`
+//! line in a ```text block is run (in a scratch directory, with this build's binary as `connectk`) and its
 //! output must be the one shown, apart from timings. A `[...]` line in the README stands for
 //! any number of lines. A block right after the comment `<!-- readme-test: skip (REASON) -->`
 //! is not run (a session that takes minutes, say).
 //!
 //! `CONNECTK_UPDATE_README=1 cargo test --release --test readme` writes the actual output into
-//! the README instead, for the examples without `[...]`.
+//! the documents instead, for the examples without `[...]`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// One example: the command after `$ `, the lines shown after it, and where it is.
 struct Example {
-    /// Line of the `$ ` in README.md, from 1.
+    /// Line of the `$ ` in its document, from 1.
     line: usize,
     command: String,
-    /// The lines shown as its output (indices into README.md's lines: `first..end`).
+    /// The lines shown as its output (indices into the document's lines: `first..end`).
     first: usize,
     end: usize,
 }
@@ -164,19 +164,34 @@ fn shows(actual: &[&str], expected: &[&str]) -> bool {
     true
 }
 
-#[test]
-fn every_example_session_of_the_readme_shows_what_connectk_prints() {
-    let text = std::fs::read_to_string(readme_path()).unwrap();
+/// The documents whose sessions are run: README.md and every Markdown file in `docs/`, which
+/// the README links for the longer guides.
+fn documents() -> Vec<PathBuf> {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&docs)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "md"))
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found.insert(0, readme_path());
+    found
+}
+
+/// Runs every example of the document at `path` in `dir`; returns the ones whose output
+/// differs (or, with `update`, writes the actual output into the document instead).
+fn check_document(path: &Path, dir: &Path, update: bool) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let found = examples(&lines);
-    assert!(found.len() >= 10, "only {} examples found", found.len());
-    let dir = std::env::temp_dir().join(format!("connectk-readme-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let update = std::env::var_os("CONNECTK_UPDATE_README").is_some();
+    let name = path.file_name().unwrap().to_string_lossy();
     let mut replaced: Vec<(usize, usize, Vec<String>)> = Vec::new();
     let mut wrong = Vec::new();
     for example in &found {
-        let actual = run(&example.command, &dir);
+        let actual = run(&example.command, dir);
         let mut shown: Vec<&str> = lines[example.first..example.end].to_vec();
         while shown.last().is_some_and(|l| l.trim().is_empty()) {
             shown.pop();
@@ -196,19 +211,37 @@ fn every_example_session_of_the_readme_shows_what_connectk_prints() {
             ));
         } else {
             wrong.push(format!(
-                "README.md line {}: `{}` printed:\n{}\n",
+                "{name} line {}: `{}` printed:\n{}\n",
                 example.line, example.command, actual
             ));
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
     if !replaced.is_empty() {
         let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
         for (first, end, new) in replaced.into_iter().rev() {
             out.splice(first..end, new);
         }
-        std::fs::write(readme_path(), out.join("\n") + "\n").unwrap();
+        std::fs::write(path, out.join("\n") + "\n").unwrap();
     }
+    wrong
+}
+
+#[test]
+fn every_example_session_of_the_documents_shows_what_connectk_prints() {
+    let readme = std::fs::read_to_string(readme_path()).unwrap();
+    let in_readme = examples(&readme.lines().collect::<Vec<_>>()).len();
+    assert!(
+        in_readme >= 10,
+        "only {in_readme} examples found in README.md"
+    );
+    let dir = std::env::temp_dir().join(format!("connectk-readme-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let update = std::env::var_os("CONNECTK_UPDATE_README").is_some();
+    let wrong: Vec<String> = documents()
+        .iter()
+        .flat_map(|path| check_document(path, &dir, update))
+        .collect();
+    std::fs::remove_dir_all(&dir).unwrap();
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 

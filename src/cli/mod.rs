@@ -37,6 +37,7 @@ mod paper_check;
 mod perft;
 mod play;
 mod progress;
+mod quarto;
 mod serve;
 mod show;
 mod sizes;
@@ -103,6 +104,7 @@ enum Command {
     Book(book::Args),
     Sizes(sizes::Args),
     Serve(serve::Args),
+    Quarto(quarto::Args),
 }
 
 /// Runs the command line and turns every error into one line on stderr and exit status 2.
@@ -154,6 +156,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Book(args) => book::run(args),
         Command::Sizes(args) => sizes::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Quarto(args) => quarto::run(args),
     }
 }
 

@@ -25,9 +25,10 @@ pub struct Args {
     /// Solver worker threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     workers: Option<u16>,
-    /// Solving requests that may wait for a worker; past that the server answers 503.
-    #[arg(long, default_value_t = 16)]
-    queue: usize,
+    /// Solving requests that may wait for a worker, 1 to 4096; past that the server answers
+    /// 503 (the bound keeps a crowd of clients from filling the memory).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    queue: u16,
     /// Table memory of each worker in MiB (the total is about workers times this).
     #[arg(long, default_value_t = Mib(64), value_name = "MIB")]
     table_mb: Mib,
@@ -63,7 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bind: args.bind,
         port: args.port,
         workers,
-        queue: args.queue,
+        queue: args.queue.into(),
         table: args.table_mb,
         budget: Budget {
             time: Some(args.budget_seconds),

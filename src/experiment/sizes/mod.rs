@@ -94,25 +94,21 @@ pub enum Solved {
 /// position the strategy allows, which grows quickly with the board.
 const STRATEGY_CHECK_CELLS: u32 = 48;
 
-/// The paper's strategy that decides a misère board, and its side, where Table I's proof is a
-/// single strategy: take-even for P2 on even heights (Theorem 1), delayed take-even on odd
-/// heights of at least 3 for k >= 3 (Theorem 2, Corollary 2: P2 on even widths, P1 on odd).
+/// The paper's take-even or delayed take-even strategy that decides a misère board, and its
+/// side, where Table I's proof is one of them (Theorems 1 and 2, Corollaries 1 and 2).
 fn deciding_strategy(board: Board) -> Option<(StrategyName, Player)> {
-    if board.variant != Variant::Misere || board.width < board.k {
+    if board.variant != Variant::Misere {
         return None;
     }
-    if board.height.is_multiple_of(2) {
-        return Some((StrategyName::TakeEven, Player::P2));
-    }
-    if board.height >= 3 && board.k >= 3 {
-        let side = if board.width % 2 == 1 {
-            Player::P1
-        } else {
-            Player::P2
-        };
-        return Some((StrategyName::DelayedTakeEven, side));
-    }
-    None
+    table1::deciders(board.k, board.width, board.height)
+        .into_iter()
+        .filter(|d| {
+            matches!(
+                d.strategy,
+                StrategyName::TakeEven | StrategyName::DelayedTakeEven
+            )
+        })
+        .find_map(|d| Some((d.strategy, d.player?)))
 }
 
 /// The longest game the opponent can force against the deciding strategy of `board`, when

@@ -333,3 +333,45 @@ fn a_solver_keeps_one_book_per_rule_set() {
     let other = Rules::new(4, 5, 5, Variant::Normal).unwrap();
     assert!(solver.book(other).is_none());
 }
+
+#[test]
+fn committed_books_agree_with_the_solver_on_a_sample() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("books");
+    let mut checked_books = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "ckbook") {
+            continue;
+        }
+        let book = Book::read(&path).unwrap();
+        assert_eq!(
+            path.file_name().unwrap().to_str().unwrap(),
+            Book::file_name(book.rules()),
+            "a default book's name says its rules"
+        );
+        // About 16 entries of every book, spread over its plies, against a fresh solve.
+        let mut held = Vec::new();
+        each_position(book.rules(), book.plies(), |pos, _| {
+            if let Some(value) = book.value(pos) {
+                held.push((*pos, value));
+            }
+        });
+        assert_eq!(held.len(), book.len(), "{}", path.display());
+        let step = (held.len() / 16).max(1);
+        let mut solver = Solver::new(Mib(16));
+        for (pos, stored) in held.iter().step_by(step) {
+            let depth = if stored.remoteness.is_some() {
+                Depth::Strong
+            } else {
+                Depth::Weak
+            };
+            let solved = solver.value(pos, depth);
+            assert_eq!(stored.result, solved.result, "{}", path.display());
+            if depth == Depth::Strong {
+                assert_eq!(*stored, solved, "{}", path.display());
+            }
+        }
+        checked_books += 1;
+    }
+    assert!(checked_books > 0, "books/ holds the default books");
+}

@@ -26,8 +26,9 @@
 //! also gives the number of discs and so the side to move. The value byte is the result for
 //! the side to move (0 loss, 1 draw, 2 win), plus 4 when the entry is strong: then the
 //! remoteness byte holds the plies to the end under perfect play (the winner hurries, the loser
-//! delays; for a draw, the empty cells), and otherwise it is 0. Keys are strictly increasing,
-//! so a lookup is a binary search.
+//! delays; for a draw, the empty cells), and otherwise it is 0 (a reader still gives a draw its
+//! remoteness, the empty cells, since a drawn game fills the board). Keys are strictly
+//! increasing, so a lookup is a binary search.
 
 use std::path::{Path, PathBuf};
 

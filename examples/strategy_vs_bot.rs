@@ -4,7 +4,7 @@
 //!
 //! Run with `cargo run --release --example strategy_vs_bot`.
 
-use connectk::arena::{Level, PlayerName, Tally, play_match};
+use connectk::arena::{Level, Pairing, PerfectSettings, PlayerName, Tally, play_match};
 use connectk::strategy::StrategyName;
 use connectk::{Rules, Variant};
 
@@ -12,7 +12,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rules = Rules::new(4, 7, 6, Variant::Misere)?;
     let bot = PlayerName::Bot(Level::Hard);
     let take_even = PlayerName::Strategy(StrategyName::TakeEven);
-    let records = play_match(rules, bot, take_even, 100, 1, || {})?;
+    // Neither player is `perfect`, so the perfect player's settings go unused.
+    let perfect = PerfectSettings::default();
+    let pairing = Pairing {
+        rules,
+        p1: bot,
+        p2: take_even,
+        perfect: &perfect,
+    };
+    let records = play_match(pairing, 100, 1, || {})?;
     let tally = Tally::of(&records);
     println!(
         "{rules}: hard (P1) against take-even (P2), {} games: P1 {} / draws {} / P2 {}, longest {} plies",

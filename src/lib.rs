@@ -34,6 +34,7 @@ pub use engine::position::{Column, MoveError, Position};
 pub use engine::rules::{
     MAX_BOARD_BITS, MAX_K, Rules, RulesError, Topology, UnknownTopology, UnknownVariant, Variant,
 };
+pub use solver::book::{self, Book, BookError};
 pub use solver::reference;
 pub use solver::{
     Budget, DEFAULT_ONE_ROW, DEFAULT_TABLE, Depth, Method, Mib, MibError, MoveValue, Solution,

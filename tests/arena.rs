@@ -1,9 +1,21 @@
 //! Arena checks: the perfect player keeps won positions, take-even never loses, the bots take
 //! wins and block losses at the documented rates, and matches are reproducible from their seed.
 
-use connectk::arena::{PlayerName, Tally, blocking_moves, play_match, wilson, winning_moves};
+use connectk::arena::{
+    Pairing, PerfectSettings, PlayerName, Tally, blocking_moves, play_match, wilson, winning_moves,
+};
 use connectk::strategy::{Game, StrategyName};
 use connectk::{Column, Rules, Variant, notation};
+
+/// `p1` against `p2` under `rules`.
+fn pairing(rules: Rules, p1: PlayerName, p2: PlayerName, perfect: &PerfectSettings) -> Pairing<'_> {
+    Pairing {
+        rules,
+        p1,
+        p2,
+        perfect,
+    }
+}
 
 /// The arena player called `name`.
 fn named(name: &str) -> PlayerName {
@@ -12,10 +24,17 @@ fn named(name: &str) -> PlayerName {
 
 #[test]
 fn perfect_player_never_loses_a_won_game() {
+    let perfect = PerfectSettings::default();
     // Misère 4x4 (k = 4) is a second-player win (solver and Table I).
     let rules = Rules::new(4, 4, 4, Variant::Misere).unwrap();
     for opponent in ["random", "hard", "perfect"] {
-        let records = play_match(rules, named(opponent), named("perfect"), 40, 3, || {}).unwrap();
+        let records = play_match(
+            pairing(rules, named(opponent), named("perfect"), &perfect),
+            40,
+            3,
+            || {},
+        )
+        .unwrap();
         let t = Tally::of(&records);
         assert_eq!(t.p2_wins, 40, "perfect as P2 against {opponent}: {t:?}");
     }
@@ -23,11 +42,17 @@ fn perfect_player_never_loses_a_won_game() {
 
 #[test]
 fn take_even_never_loses_on_even_heights() {
+    let perfect = PerfectSettings::default();
     for (w, h) in [(7, 6), (5, 4), (8, 2)] {
         let rules = Rules::new(4, w, h, Variant::Misere).unwrap();
         for opponent in ["random", "medium", "hard"] {
-            let records =
-                play_match(rules, named(opponent), named("take-even"), 1000, 11, || {}).unwrap();
+            let records = play_match(
+                pairing(rules, named(opponent), named("take-even"), &perfect),
+                1000,
+                11,
+                || {},
+            )
+            .unwrap();
             let t = Tally::of(&records);
             assert_eq!(t.p2_wins, 1000, "{w}x{h} against {opponent}: {t:?}");
             assert!(t.longest <= 1 + (w - w / 4) * h);
@@ -37,11 +62,30 @@ fn take_even_never_loses_on_even_heights() {
 
 #[test]
 fn matches_are_reproducible_from_the_seed() {
+    let perfect = PerfectSettings::default();
     let rules = Rules::standard();
-    let a = play_match(rules, named("medium"), named("hard"), 200, 42, || {}).unwrap();
-    let b = play_match(rules, named("medium"), named("hard"), 200, 42, || {}).unwrap();
+    let a = play_match(
+        pairing(rules, named("medium"), named("hard"), &perfect),
+        200,
+        42,
+        || {},
+    )
+    .unwrap();
+    let b = play_match(
+        pairing(rules, named("medium"), named("hard"), &perfect),
+        200,
+        42,
+        || {},
+    )
+    .unwrap();
     assert_eq!(a, b);
-    let c = play_match(rules, named("medium"), named("hard"), 200, 43, || {}).unwrap();
+    let c = play_match(
+        pairing(rules, named("medium"), named("hard"), &perfect),
+        200,
+        43,
+        || {},
+    )
+    .unwrap();
     assert_ne!(a, c);
 }
 
@@ -50,7 +94,9 @@ fn choice_count(rules: Rules, moves: &str, bot: &str, trials: u64, column: Colum
     let (pos, played) = notation::parse(rules, moves).unwrap();
     (0..trials)
         .filter(|&seed| {
-            let mut p = named(bot).build(rules, pos.to_move(), seed).unwrap();
+            let mut p = named(bot)
+                .build(rules, pos.to_move(), seed, &PerfectSettings::default())
+                .unwrap();
             let game = Game {
                 position: &pos,
                 moves: &played,

@@ -260,7 +260,7 @@ proptest! {
         let expected_best: Vec<Column> =
             children.iter().filter(|m| m.value == value).map(|m| m.column).collect();
         prop_assert!(!expected_best.is_empty());
-        prop_assert_eq!(analysis.best_moves, expected_best);
+        prop_assert_eq!(&analysis.best_moves, &expected_best);
 
         let weak = Solver::new(Mib(16)).solve_weak(&pos).value;
         prop_assert_eq!(weak.result, value.result, "{} {}", rules, text);
@@ -271,6 +271,15 @@ proptest! {
         }
         let weak_best = weak_children.iter().map(|m| m.value).max_by_key(|&v| rank(&pos, v)).unwrap();
         prop_assert_eq!(weak_best.result, value.result);
+
+        // The best moves found by narrow windows: exactly the best, and weakly, exactly the
+        // moves that keep the outcome (a move that wins at once among them).
+        let found = children_solver.solve_with_best_moves(&pos, Depth::Strong);
+        prop_assert_eq!(&found.best_moves, &expected_best, "{} {}", rules, text);
+        let keeping: Vec<Column> =
+            children.iter().filter(|m| m.value.result == value.result).map(|m| m.column).collect();
+        let found = children_solver.solve_with_best_moves(&pos, Depth::Weak);
+        prop_assert_eq!(found.best_moves, keeping, "{} {}", rules, text);
     }
 }
 

@@ -4,12 +4,13 @@
 mod support;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use connectk::analysis::{GameState, SolveRecord};
 use connectk::serve::{Config, Limits, Server};
 use connectk::strategy::table1::{deciders, predict};
-use connectk::{Budget, Depth, Mib, Rules, Solver, Variant, notation};
+use connectk::{Book, Budget, Depth, Mib, Rules, Solver, Variant, notation};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use support::brute::Grid;
@@ -421,6 +422,49 @@ async fn a_search_out_of_budget_says_so() {
     let answer = get(&server.base, "/api/move", &[("player", "perfect")]).await;
     assert_eq!(answer["complete"], json!(false));
     assert_eq!(answer["column"], json!(4), "unknown values: the centre");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_workers_answer_from_their_opening_books_whatever_the_budget() {
+    // A made-up entry (the book is taken as it is): after "44", column 3 draws. Without it the
+    // budget settles nothing and `perfect` plays the centre (see the test above).
+    let rules = Rules::standard();
+    let (child, _) = notation::parse(rules, "443").unwrap();
+    let draw = connectk::Value {
+        result: connectk::GameResult::Draw,
+        remoteness: None,
+    };
+    let book = Arc::new(Book::from_values(rules, [(child, draw)]));
+    let server = start(Config {
+        budget: Budget::nodes(2_000),
+        books: vec![book],
+        ..config()
+    })
+    .await;
+    let answer = get(
+        &server.base,
+        "/api/move",
+        &[("player", "perfect"), ("moves", "44")],
+    )
+    .await;
+    assert_eq!(answer["complete"], json!(false), "{answer}");
+    // Column 5 is column 3's mirror image: the book stores the two as one.
+    let column = answer["column"].as_u64().unwrap();
+    assert!(column == 3 || column == 5, "a known draw: {answer}");
+    for known in [2, 4] {
+        let value = &answer["move_values"][known];
+        assert_eq!(value["outcome"], json!("Draw"), "{answer}");
+        // A drawn game fills the board: 40 plies counted from before the move.
+        assert_eq!(value["remoteness"], json!(40), "{answer}");
+    }
+    // Other rules do not see the book.
+    let misere = get(
+        &server.base,
+        "/api/move",
+        &[("player", "perfect"), ("moves", "44"), ("rules", "misere")],
+    )
+    .await;
+    assert_eq!(misere["column"], json!(4), "{misere}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use connectk::arena::PlayerName;
+use connectk::arena::{PerfectSettings, PlayerName};
 use connectk::experiment::tournament::{self as report, PairingResult, Tournament};
 use connectk::{Rules, Variant};
 
@@ -21,16 +21,16 @@ fn run(threads: usize, seed: u64, games: u64) -> Tournament {
         .unwrap();
     pool.install(|| {
         let fixtures = report::schedule(rules, &players).unwrap();
-        report::play(
+        let perfect = PerfectSettings::default();
+        let plan = report::Plan {
             rules,
-            &players,
-            &fixtures,
+            players: &players,
+            fixtures: &fixtures,
             games,
             seed,
-            || {},
-            |_| Ok::<(), report::TournamentError>(()),
-        )
-        .unwrap()
+            perfect: &perfect,
+        };
+        report::play(&plan, || {}, |_| Ok::<(), report::TournamentError>(())).unwrap()
     })
 }
 

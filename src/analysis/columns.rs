@@ -1,5 +1,6 @@
 //! The value of every move of a position within a budget: the one question the web page, its
-//! analysis and its perfect opponent ask the solver, so that an opening book can answer it too.
+//! analysis and its perfect opponent, and `play`'s hint ask the solver, so that an opening book
+//! answers it too.
 
 use std::time::Instant;
 
@@ -77,7 +78,9 @@ impl ColumnValues {
 /// and time a quick move leaves over goes to the others. A move not settled in time is
 /// `None`: never a guess.
 ///
-/// An outcome-only analysis first solves the position itself with a quarter of the budget:
+/// The moves the solver's opening book holds at `depth` are settled first, at no cost and
+/// whatever the budget. An outcome-only analysis then solves the position itself with a
+/// quarter of the budget:
 /// when the side to move loses, every move loses, which settles them all at once (the
 /// empty misère 7x6 board takes 0.2 s, some of its moves minutes).
 ///
@@ -99,9 +102,20 @@ pub fn column_values(
     let start = Instant::now();
     solver.prepare(pos.rules());
     let nodes_before = solver.nodes();
-    let mut moves: Vec<(Column, Option<Value>)> =
-        pos.legal_columns().into_iter().map(|c| (c, None)).collect();
-    if depth == Depth::Weak && !moves.is_empty() {
+    let mut moves: Vec<(Column, Option<Value>)> = pos
+        .legal_columns()
+        .into_iter()
+        .map(|c| {
+            let child = pos.played(c).expect("legal column");
+            let known = match child.outcome() {
+                // A move that ends the game needs no search either.
+                Some(_) => Some(solver.value(&child, depth)),
+                None => solver.book_value(&child, depth),
+            };
+            (c, known.map(after_move))
+        })
+        .collect();
+    if depth == Depth::Weak && moves.iter().any(|(_, v)| v.is_none()) {
         let quarter = Budget {
             time: budget.time.map(|t| t / 4),
             nodes: budget.nodes.map(|n| n / 4),
@@ -138,10 +152,7 @@ pub fn column_values(
             let child = pos.played(moves[i].0).expect("legal column");
             moves[i].1 = solver
                 .limited(share, |s| s.value(&child, depth))
-                .map(|after| Value {
-                    result: after.result,
-                    remoteness: after.remoteness.map(|r| r + 1),
-                });
+                .map(after_move);
             settled |= moves[i].1.is_some();
         }
         if parts == 1 && !settled {
@@ -155,6 +166,44 @@ pub fn column_values(
         nodes: solver.nodes().saturating_sub(nodes_before),
         seconds: start.elapsed().as_secs_f64(),
     }
+}
+
+/// The value of a move, counted from the position before it, from `after`, the value of the
+/// position it leads to.
+fn after_move(after: Value) -> Value {
+    Value {
+        result: after.result,
+        remoteness: after.remoteness.map(|r| r + 1),
+    }
+}
+
+/// What the perfect player, the web page and `play`'s hint know of each move of `pos` within
+/// `budget`: outcomes first (a weak solve is far cheaper), then exact values with what is
+/// left, each unknown exact value replaced by its outcome. With an opening book in `solver`,
+/// every move it holds is known at once.
+///
+/// This is the function for programs that show a position's moves: it answers within about
+/// the budget (searches look at the clock every 1,024 nodes), with the values it could settle
+/// and never a guess.
+///
+/// # Examples
+/// ```
+/// use connectk::analysis::perfect_values;
+/// use connectk::{Budget, Mib, Position, Rules, Solver, Variant};
+/// let rules = Rules::new(3, 3, 3, Variant::Misere).unwrap();
+/// let pos = Position::new(rules);
+/// let values = perfect_values(&mut Solver::new(Mib(1)), &pos, Budget::UNLIMITED);
+/// assert!(values.complete() && values.moves.len() == 3);
+/// assert!(values.moves.iter().all(|(_, v)| v.unwrap().remoteness.is_some()));
+/// ```
+pub fn perfect_values(solver: &mut Solver, pos: &Position, budget: Budget) -> ColumnValues {
+    let start = Instant::now();
+    let weak = column_values(solver, pos, Depth::Weak, budget);
+    let rest = Budget {
+        time: budget.time.map(|t| t.saturating_sub(start.elapsed())),
+        nodes: budget.nodes.map(|n| n.saturating_sub(weak.nodes)),
+    };
+    column_values(solver, pos, Depth::Strong, rest).or(&weak)
 }
 
 #[cfg(test)]
@@ -264,5 +313,30 @@ mod tests {
         assert_eq!(merged.moves[1].1, Some(draw));
         assert_eq!(merged.moves[2].1, Some(loss));
         assert!(merged.complete());
+    }
+
+    #[test]
+    fn without_time_only_the_book_answers() {
+        let rules = Rules::standard();
+        let pos = position(4, 7, 6, Variant::Normal, "44");
+        // A made-up book entry for one child: the analysis must take it as it is.
+        let child = position(4, 7, 6, Variant::Normal, "444");
+        let claimed = Value {
+            result: GameResult::Draw,
+            remoteness: None,
+        };
+        let book = std::sync::Arc::new(crate::solver::Book::from_values(rules, [(child, claimed)]));
+        let mut solver = Solver::new(Mib(1)).with_book(book);
+        let values = perfect_values(&mut solver, &pos, Budget::time(std::time::Duration::ZERO));
+        // A drawn position's remoteness is its number of empty cells, so the entry settles
+        // the exact value at once too: 39 after the move, 40 counted from before it.
+        let exact = Value {
+            remoteness: Some(40),
+            ..claimed
+        };
+        for (column, value) in &values.moves {
+            let expected = (column.number() == 4).then_some(exact);
+            assert_eq!(*value, expected, "column {column}");
+        }
     }
 }

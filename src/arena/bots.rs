@@ -1,5 +1,5 @@
-//! The bots: random, the easy / medium / hard levels of the game service described in seed
-//! 002 (adapted to misère rules), and a perfect player backed by the solver.
+//! The bots: random, and the easy / medium / hard levels of the game service described in seed
+//! 002 (adapted to misère rules).
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -9,15 +9,15 @@ use crate::engine::bits::BitIter;
 use crate::engine::outcome::{Cell, GameResult};
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Variant;
-use crate::solver::{Depth, Mib, Solver, rank};
 use crate::strategy::{Game, Strategy, StrategyError};
 
 /// Picks one element uniformly at random.
-fn pick<T: Copy>(rng: &mut ChaCha8Rng, items: &[T]) -> Option<T> {
+pub(super) fn pick<T: Copy>(rng: &mut ChaCha8Rng, items: &[T]) -> Option<T> {
     (!items.is_empty()).then(|| items[rng.random_range(0..items.len())])
 }
 
-fn no_moves() -> StrategyError {
+/// The error of a bot asked to move in a finished game.
+pub(super) fn no_moves() -> StrategyError {
     StrategyError::OutsideProof {
         strategy: "bot",
         reason: "the game is over".to_string(),
@@ -201,43 +201,5 @@ impl Strategy for RuleBot {
             }
         }
         Ok(pick(&mut self.rng, &legal).expect("non-empty"))
-    }
-}
-
-/// The solver's choice: the best value (fastest win, slowest loss), ties broken at random.
-pub struct Perfect {
-    rng: ChaCha8Rng,
-    solver: Solver,
-}
-
-impl Perfect {
-    /// A perfect player breaking ties with `rng`.
-    pub fn new(rng: ChaCha8Rng) -> Perfect {
-        Perfect {
-            rng,
-            solver: Solver::new(Mib(64)),
-        }
-    }
-}
-
-impl Strategy for Perfect {
-    fn name(&self) -> &'static str {
-        PlayerName::Perfect.as_str()
-    }
-
-    fn choose(&mut self, game: Game<'_>) -> Result<Column, StrategyError> {
-        let pos = game.position;
-        let moves = self.solver.move_values(pos, Depth::Strong);
-        let best = moves
-            .iter()
-            .map(|m| rank(pos, m.value))
-            .max()
-            .ok_or_else(no_moves)?;
-        let top: Vec<Column> = moves
-            .iter()
-            .filter(|m| rank(pos, m.value) == best)
-            .map(|m| m.column)
-            .collect();
-        Ok(pick(&mut self.rng, &top).expect("non-empty"))
     }
 }

@@ -1,13 +1,13 @@
-//! A person's turn at the terminal: the commands they may type, and the solver's hints.
+//! A person's turn at the terminal: the commands they may type, and how a hint reads.
+
+use std::time::Duration;
 
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::position::{Column, MoveError, Position};
-use crate::solver::{Depth, MoveValue, Solver, Value};
+use crate::solver::Value;
 
-/// Most empty cells at which a hint is given. The hint solves every move exactly; on this
-/// machine (2 cores) that takes well under a second at 24 empty cells of a 7x6 board under
-/// either rule, and up to several seconds at 28 under misère rules.
-pub const HINT_MAX_EMPTY: u32 = 24;
+/// The time a hint gets by default: the web page's target for showing every column's value.
+pub const HINT_TIME: Duration = Duration::from_secs(2);
 
 /// What a person typed on their turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,43 +71,20 @@ pub fn parse_command(line: &str, pos: &Position) -> Result<Command, InputError> 
     }
 }
 
-/// Why no hint was given.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum HintError {
-    /// Too many empty cells to solve every move at once.
-    #[error(
-        "hints are given when at most {limit} cells are empty ({empty} are now): play on and ask again"
-    )]
-    TooManyEmpty {
-        /// Empty cells now.
-        empty: u32,
-        /// [`HINT_MAX_EMPTY`].
-        limit: u32,
-    },
-}
-
-/// The solver's value of every legal move of `pos`.
-///
-/// # Errors
-/// [`HintError::TooManyEmpty`] when more than [`HINT_MAX_EMPTY`] cells are empty.
-pub fn hints(pos: &Position, solver: &mut Solver) -> Result<Vec<MoveValue>, HintError> {
-    let empty = pos.empty_cells();
-    if empty > HINT_MAX_EMPTY {
-        return Err(HintError::TooManyEmpty {
-            empty,
-            limit: HINT_MAX_EMPTY,
-        });
-    }
-    Ok(solver.move_values(pos, Depth::Strong))
-}
-
 /// A move's value as its mover would say it: `win in 3`, `draw`, `loss in 4` (plies counted
-/// from the move itself, under perfect play by both sides).
-pub fn describe(mover: Player, value: Value) -> String {
-    let plies = value.remoteness.unwrap_or(0);
+/// from the move itself, under perfect play by both sides), `win` or `loss` when the
+/// remoteness was not settled, `not settled` when the outcome was not either.
+pub fn describe(mover: Player, value: Option<Value>) -> String {
+    let Some(value) = value else {
+        return "not settled".to_string();
+    };
+    let plies = value
+        .remoteness
+        .map(|r| format!(" in {r}"))
+        .unwrap_or_default();
     match value.result {
-        GameResult::Win(p) if p == mover => format!("win in {plies}"),
-        GameResult::Win(_) => format!("loss in {plies}"),
+        GameResult::Win(p) if p == mover => format!("win{plies}"),
+        GameResult::Win(_) => format!("loss{plies}"),
         GameResult::Draw => "draw".to_string(),
     }
 }
@@ -116,8 +93,7 @@ pub fn describe(mover: Player, value: Value) -> String {
 mod tests {
     use super::*;
     use crate::engine::notation;
-    use crate::engine::rules::{Rules, Variant};
-    use crate::solver::Mib;
+    use crate::engine::rules::Rules;
 
     #[test]
     fn bad_lines_are_refused_with_the_reason() {
@@ -132,24 +108,19 @@ mod tests {
     }
 
     #[test]
-    fn hints_solve_small_boards_only() {
-        let mut solver = Solver::new(Mib(1));
-        let rules = Rules::new(3, 3, 3, Variant::Misere).unwrap();
-        let values = hints(&Position::new(rules), &mut solver).unwrap();
-        assert_eq!(values.len(), 3);
-        // Misère 3x3, k = 3 is a first-player win (Table I), so some first move wins.
-        assert!(
-            values
-                .iter()
-                .any(|m| describe(Player::P1, m.value).starts_with("win in"))
-        );
-        let err = hints(&Position::new(Rules::standard()), &mut solver).unwrap_err();
-        assert_eq!(
-            err,
-            HintError::TooManyEmpty {
-                empty: 42,
-                limit: 24
-            }
-        );
+    fn hints_read_as_the_mover_says_them() {
+        let win = |remoteness| Value {
+            result: GameResult::Win(Player::P1),
+            remoteness,
+        };
+        assert_eq!(describe(Player::P1, Some(win(Some(3)))), "win in 3");
+        assert_eq!(describe(Player::P2, Some(win(Some(3)))), "loss in 3");
+        assert_eq!(describe(Player::P2, Some(win(None))), "loss");
+        assert_eq!(describe(Player::P1, None), "not settled");
+        let draw = Value {
+            result: GameResult::Draw,
+            remoteness: Some(5),
+        };
+        assert_eq!(describe(Player::P2, Some(draw)), "draw");
     }
 }

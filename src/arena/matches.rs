@@ -1,5 +1,7 @@
 //! Playing games between two named players, one or many, reproducibly from a seed.
 
+use std::time::Instant;
+
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -7,9 +9,9 @@ use crate::analysis::GameState;
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
-use crate::strategy::{Game, StrategyError};
+use crate::strategy::{Game, MoveProof, StrategyError};
 
-use super::PlayerName;
+use super::{PerfectSettings, PlayerName};
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -42,11 +44,23 @@ pub struct GameRecord {
     /// The same cells as flat indices `row * width + column` with row 0 at the top, as the
     /// game service of seed 002 numbers them, space-separated.
     pub winning_indices: String,
+    /// For a game with a player that proves its moves (`perfect`): `best` when each of its
+    /// moves was proven the fastest win or slowest loss, `value` when some were proven only
+    /// to keep the game-theoretic value (its time budget ran out first); empty otherwise.
+    pub proof: &'static str,
+    /// Moves of the proving player(s) proven only to keep the value.
+    pub value_only_moves: u32,
+    /// The slowest move of the proving player(s), in milliseconds (0 without one).
+    pub slowest_ms: f64,
+    /// The time of each move of the proving player(s), in milliseconds, in game order (not
+    /// in the CSV).
+    #[serde(skip)]
+    pub move_ms: Vec<f64>,
 }
 
 impl GameRecord {
     /// The record of a finished game between `p1` and `p2` played with `seed`, which reached
-    /// `pos` by `moves`.
+    /// `pos` by `moves`, with the proofs and times of the moves of its proving player(s).
     ///
     /// # Panics
     /// If the game is not over.
@@ -56,6 +70,8 @@ impl GameRecord {
         seed: u64,
         pos: &Position,
         moves: &[Column],
+        proofs: &[MoveProof],
+        move_ms: Vec<f64>,
     ) -> GameRecord {
         let rules = pos.rules();
         let state = GameState::of(pos, &crate::engine::notation::format(rules, moves));
@@ -80,6 +96,19 @@ impl GameRecord {
             ),
             winning_indices: joined(state.winning_indices.iter().map(u32::to_string).collect()),
             moves: state.moves,
+            proof: if proofs.is_empty() {
+                ""
+            } else if proofs.iter().all(|&p| p == MoveProof::Best) {
+                "best"
+            } else {
+                "value"
+            },
+            value_only_moves: proofs
+                .iter()
+                .filter(|&&p| p == MoveProof::KeepsValue)
+                .count() as u32,
+            slowest_ms: move_ms.iter().copied().fold(0.0, f64::max),
+            move_ms,
         }
     }
 }
@@ -112,30 +141,48 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// Who meets whom in a match: the rules, both players, and the settings of any perfect player
+/// among them (its time budget, book and table).
+#[derive(Clone, Copy)]
+pub struct Pairing<'a> {
+    /// The rules of every game.
+    pub rules: Rules,
+    /// The first player.
+    pub p1: PlayerName,
+    /// The second player.
+    pub p2: PlayerName,
+    /// How a perfect player among them plays.
+    pub perfect: &'a PerfectSettings,
+}
+
 /// Checks that `p1` and `p2` can meet under `rules` by setting up both players once.
 ///
 /// # Errors
 /// [`StrategyError`] when a strategy does not apply to its side.
 pub fn check_pairing(rules: Rules, p1: PlayerName, p2: PlayerName) -> Result<(), StrategyError> {
-    p1.build(rules, Player::P1, 0)?;
-    p2.build(rules, Player::P2, 0)?;
+    let perfect = PerfectSettings::default();
+    p1.build(rules, Player::P1, 0, &perfect)?;
+    p2.build(rules, Player::P2, 0, &perfect)?;
     Ok(())
 }
 
-/// Plays one game of `p1` against `p2` from the empty board.
+/// Plays one game of `pairing` from the empty board, the players' randomness from `seed`.
 ///
 /// # Errors
 /// [`MatchError`] when a strategy does not apply or a player has no move.
-pub fn play_game(
-    rules: Rules,
-    p1: PlayerName,
-    p2: PlayerName,
-    seed: u64,
-) -> Result<GameRecord, MatchError> {
-    let mut first = p1.build(rules, Player::P1, seed)?;
-    let mut second = p2.build(rules, Player::P2, seed.wrapping_add(1))?;
+pub fn play_game(pairing: Pairing, seed: u64) -> Result<GameRecord, MatchError> {
+    let Pairing {
+        rules,
+        p1,
+        p2,
+        perfect,
+    } = pairing;
+    let mut first = p1.build(rules, Player::P1, seed, perfect)?;
+    let mut second = p2.build(rules, Player::P2, seed.wrapping_add(1), perfect)?;
     let mut pos = Position::new(rules);
     let mut moves: Vec<Column> = Vec::new();
+    let mut proofs: Vec<MoveProof> = Vec::new();
+    let mut move_ms: Vec<f64> = Vec::new();
     while !pos.is_over() {
         let mover = if pos.to_move() == Player::P1 {
             &mut first
@@ -146,8 +193,13 @@ pub fn play_game(
             position: &pos,
             moves: &moves,
         };
-        let column = mover
-            .choose(game)
+        let start = Instant::now();
+        let chosen = mover.choose(game);
+        if let Some(proof) = mover.last_proof() {
+            proofs.push(proof);
+            move_ms.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+        let column = chosen
             .and_then(|c| {
                 pos.check_move(c).map_err(|e| StrategyError::OutsideProof {
                     strategy: "arena",
@@ -163,24 +215,24 @@ pub fn play_game(
         pos.play(column).expect("checked move");
         moves.push(column);
     }
-    Ok(GameRecord::of(p1, p2, seed, &pos, &moves))
+    Ok(GameRecord::of(p1, p2, seed, &pos, &moves, &proofs, move_ms))
 }
 
 /// Games played in parallel between two deliveries to the sink of [`play_games`]: enough to
 /// keep every core busy, few enough that memory stays small however many games are asked for.
 const BATCH: u64 = 1024;
 
-/// Plays `games` games in parallel, game `i` with [`game_seed`]`(seed, i)`, and hands each
-/// record to `sink` in game order (identical whatever the number of threads), a batch at a
-/// time, so that any number of games runs in bounded memory. `done` is called after each game.
+/// Plays `games` games of `pairing` in parallel, game `i` with [`game_seed`]`(seed, i)`, and
+/// hands each record to `sink` in game order (identical whatever the number of threads, unless
+/// a perfect player's time budget runs out: its choice then depends on how far its search
+/// got), a batch at a time, so that any number of games runs in bounded memory. `done` is
+/// called after each game.
 ///
 /// # Errors
 /// The first [`MatchError`] in game order, or the first error of `sink`; the games after it
 /// are not played.
 pub fn play_games<E: From<MatchError>>(
-    rules: Rules,
-    p1: PlayerName,
-    p2: PlayerName,
+    pairing: Pairing,
     games: u64,
     seed: u64,
     done: impl Fn() + Sync,
@@ -192,7 +244,7 @@ pub fn play_games<E: From<MatchError>>(
         let batch: Vec<GameRecord> = (start..end)
             .into_par_iter()
             .map(|i| {
-                let record = play_game(rules, p1, p2, game_seed(seed, i));
+                let record = play_game(pairing, game_seed(seed, i));
                 done();
                 record
             })
@@ -210,15 +262,13 @@ pub fn play_games<E: From<MatchError>>(
 /// # Errors
 /// The first [`MatchError`] in game order.
 pub fn play_match(
-    rules: Rules,
-    p1: PlayerName,
-    p2: PlayerName,
+    pairing: Pairing,
     games: u64,
     seed: u64,
     done: impl Fn() + Sync,
 ) -> Result<Vec<GameRecord>, MatchError> {
     let mut records = Vec::new();
-    play_games(rules, p1, p2, games, seed, done, |record| {
+    play_games(pairing, games, seed, done, |record| {
         records.push(record);
         Ok::<(), MatchError>(())
     })?;

@@ -3,6 +3,7 @@
 mod bots;
 pub mod human;
 mod matches;
+mod perfect;
 mod stats;
 
 use std::fmt;
@@ -16,11 +17,12 @@ use crate::engine::outcome::Player;
 use crate::engine::rules::Rules;
 use crate::strategy::{Strategy, StrategyError, StrategyName, UnknownName};
 
-pub use bots::{Level, Perfect, Random, RuleBot, blocking_moves, winning_moves};
+pub use bots::{Level, Random, RuleBot, blocking_moves, winning_moves};
 pub use matches::{
-    GameRecord, MatchError, Standing, Tally, check_pairing, game_seed, play_game, play_games,
-    play_match,
+    GameRecord, MatchError, Pairing, Standing, Tally, check_pairing, game_seed, play_game,
+    play_games, play_match,
 };
+pub use perfect::{PERFECT_TABLE, Perfect, PerfectSettings};
 pub use stats::wilson;
 
 /// Every player the arena knows: the bots, then the paper's strategies.
@@ -66,7 +68,8 @@ impl PlayerName {
         }
     }
 
-    /// The player, playing `player` under `rules`, with its randomness seeded by `seed`.
+    /// The player, playing `player` under `rules`, with its randomness seeded by `seed`; a
+    /// perfect player takes a solver from `perfect` for as long as it lives.
     ///
     /// # Errors
     /// [`StrategyError::NotApplicable`] for a paper strategy that does not apply here.
@@ -75,12 +78,13 @@ impl PlayerName {
         rules: Rules,
         player: Player,
         seed: u64,
+        perfect: &PerfectSettings,
     ) -> Result<Box<dyn Strategy>, StrategyError> {
         let rng = ChaCha8Rng::seed_from_u64(seed);
         Ok(match self {
             PlayerName::Random => Box::new(Random::new(rng)),
             PlayerName::Bot(level) => Box::new(RuleBot::new(level, rng)),
-            PlayerName::Perfect => Box::new(Perfect::new(rng)),
+            PlayerName::Perfect => Box::new(Perfect::new(rng, perfect)),
             PlayerName::Strategy(strategy) => strategy.build(rules, player)?,
         })
     }

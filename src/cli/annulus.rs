@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use connectk::experiment::annulus::{self, Effort, Row, Shard, Store};
+use connectk::experiment::annulus::{self, Effort, Row, Store};
 use connectk::experiment::export::csv::read_rows;
+use connectk::experiment::shard::Shard;
 use connectk::experiment::table1::Grid;
 use connectk::{DEFAULT_TABLE, Mib};
 

@@ -3,10 +3,13 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use connectk::arena::{PlayerName, Standing, Tally, check_pairing, play_games, wilson};
+use connectk::arena::{
+    GameRecord, Pairing, PlayerName, Standing, Tally, check_pairing, play_games, wilson,
+};
 use connectk::experiment::export::csv::RowWriter;
 
 use super::board::BoardArgs;
+use super::options::PerfectArgs;
 
 /// Play N games between two players in parallel and report wins, draws and losses with 95%
 /// Wilson intervals and game lengths. Players: the bots (random, easy, medium, hard, perfect)
@@ -35,12 +38,16 @@ pub struct Args {
     swap: bool,
     /// Write one CSV row per game to FILE: rules, k, width, height, p1, p2, seed, moves,
     /// outcome, reason (`line` or `board-full`), length, winning_cells (`column:row` from 0 at
-    /// the bottom left) and winning_indices (`row * width + column`, row 0 at the top).
+    /// the bottom left), winning_indices (`row * width + column`, row 0 at the top), and for
+    /// games of `perfect`: proof (`best` when every move of it was proven the fastest win or
+    /// slowest loss, `value` when some only kept the value), value_only_moves, slowest_ms.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// Worker threads (default: one per core; results do not depend on it).
     #[arg(long)]
     threads: Option<usize>,
+    #[command(flatten)]
+    perfect: PerfectArgs,
 }
 
 /// The most games one pairing plays: a billion games of the fastest bots already take hours on
@@ -56,21 +63,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for &(p1, p2) in &pairings {
         check_pairing(rules, p1, p2)?;
     }
+    let perfect = args.perfect.settings(rules)?;
     let mut out = args.out.as_deref().map(RowWriter::create).transpose()?;
     let bar = super::progress::bar(pairings.len() as u64 * args.games, "games")?;
-    let mut played: Vec<(PlayerName, PlayerName, Tally)> = Vec::new();
+    let mut played: Vec<(PlayerName, PlayerName, Tally, Proofs)> = Vec::new();
     for (p1, p2) in pairings {
         let mut tally = Tally::default();
+        let mut proofs = Proofs::default();
+        let pairing = Pairing {
+            rules,
+            p1,
+            p2,
+            perfect: &perfect,
+        };
         super::in_worker_pool(args.threads, || {
             play_games(
-                rules,
-                p1,
-                p2,
+                pairing,
                 args.games,
                 args.seed,
                 || bar.inc(1),
                 |record| {
                     tally.add(&record);
+                    proofs.add(&record);
                     if let Some(out) = out.as_mut() {
                         out.write(&record)?;
                     }
@@ -78,13 +92,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 },
             )
         })?;
-        played.push((p1, p2, tally));
+        played.push((p1, p2, tally, proofs));
     }
     bar.finish_and_clear();
     if let Some(out) = out {
         out.finish()?;
     }
-    for (p1, p2, t) in &played {
+    for (p1, p2, t, proofs) in &played {
         outln!(
             "{rules}: {p1} (P1) vs {p2} (P2), {} games, seed {}",
             t.games(),
@@ -103,8 +117,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             t.mean_length(),
             t.longest
         );
+        proofs.print()?;
     }
-    if let [(a, b, first), (_, _, second)] = played.as_slice() {
+    if let [(a, b, first, _), (_, _, second, _)] = played.as_slice() {
         let standing = Standing::as_p1(first) + Standing::as_p2(second);
         outln!(
             "per player, both colours: {a} vs {b}, {} games",
@@ -121,6 +136,40 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         outln!("  {a} scores {:.1}%", 100.0 * standing.score());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The moves of a player that proves its moves (`perfect`) over a match: their times and how
+/// many were proven only to keep the value.
+#[derive(Default)]
+struct Proofs {
+    times: Vec<f64>,
+    value_only: u32,
+}
+
+impl Proofs {
+    fn add(&mut self, record: &GameRecord) {
+        self.times.extend_from_slice(&record.move_ms);
+        self.value_only += record.value_only_moves;
+    }
+
+    /// How many moves were proven best or only value-keeping, and the median and slowest move
+    /// times; nothing without such a player.
+    fn print(&self) -> std::io::Result<()> {
+        let mut times = self.times.clone();
+        if times.is_empty() {
+            return Ok(());
+        }
+        times.sort_by(f64::total_cmp);
+        outln!(
+            "  perfect: {} moves, {} proven best, {} proven to keep the value only; move time median {:.1} ms, slowest {:.1} ms",
+            times.len(),
+            times.len() as u32 - self.value_only,
+            self.value_only,
+            times[times.len() / 2],
+            times[times.len() - 1]
+        );
+        Ok(())
+    }
 }
 
 /// One line per count: the count, its share of `games` and its 95% Wilson interval.

@@ -31,7 +31,9 @@ mod annulus;
 mod arena;
 mod bench;
 mod board;
+mod book;
 mod experiment;
+mod options;
 mod paper_check;
 mod perft;
 mod play;
@@ -102,6 +104,7 @@ enum Command {
     Tournament(tournament::Args),
     Play(play::Args),
     UciDataset(uci_dataset::Args),
+    Book(book::Args),
     Sizes(sizes::Args),
     Serve(serve::Args),
     Quarto(quarto::Args),
@@ -155,6 +158,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Tournament(args) => tournament::run(args),
         Command::Play(args) => play::run(args),
         Command::UciDataset(args) => uci_dataset::run(args),
+        Command::Book(args) => book::run(args),
         Command::Sizes(args) => sizes::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Quarto(args) => quarto::run(args),

@@ -2,13 +2,16 @@
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
+use std::time::Duration;
 
+use connectk::analysis::perfect_values;
 use connectk::arena::PlayerName;
-use connectk::arena::human::{self, Command};
+use connectk::arena::human::{self, Command, HINT_TIME};
 use connectk::strategy::Game;
-use connectk::{Column, GameResult, Mib, Player, Position, Solver};
+use connectk::{Budget, Column, GameResult, Mib, Player, Position, Solver};
 
 use super::board::BoardArgs;
+use super::options::PerfectArgs;
 
 /// Who moves first.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +23,7 @@ enum First {
 }
 
 /// Play a game against a bot, one line of input per turn: a column number (from 1), `hint`
-/// (the solver's value of every column, when at most 24 cells are empty) or `quit`. The board
+/// (the solver's value of every column, as far as it settles them within --hint-ms) or `quit`. The board
 /// is redrawn after each move and a completed line is shown in brackets. Works with piped
 /// input. Exit status: 0 when the game ends or you quit, 1 when the input ends first, 2 for bad
 /// options (such as a strategy that does not apply to the bot's side).
@@ -37,6 +40,11 @@ pub struct Args {
     /// Seed of the bot's random choices (default: from the clock, printed at the start).
     #[arg(long)]
     seed: Option<u64>,
+    /// Time a hint may take, in milliseconds.
+    #[arg(long, default_value_t = HINT_TIME.as_millis() as u64, value_name = "MS")]
+    hint_ms: u64,
+    #[command(flatten)]
+    perfect: PerfectArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -50,7 +58,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         First::Me => Player::P1,
         First::Bot => Player::P2,
     };
-    let mut bot = args.opponent.build(rules, me.other(), seed)?;
+    let perfect = args.perfect.settings(rules)?;
+    let mut bot = args.opponent.build(rules, me.other(), seed, &perfect)?;
     let name = args.opponent.as_str();
     outln!(
         "{rules}: you play {} ({me}), {name} plays {} ({}); seed {seed}",
@@ -63,6 +72,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let echo = !stdin.is_terminal();
     let mut lines = stdin.lock().lines();
     let mut solver = Solver::new(Mib(64));
+    if let Some(book) = perfect.book() {
+        solver = solver.with_book(book);
+    }
+    let hint_time = Duration::from_millis(args.hint_ms);
     let mut pos = Position::new(rules);
     let mut moves: Vec<Column> = Vec::new();
     out!("{}", pos.diagram());
@@ -81,7 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             match human::parse_command(&line, &pos) {
                 Ok(Command::Play(column)) => column,
                 Ok(Command::Hint) => {
-                    print_hints(&pos, &mut solver)?;
+                    print_hints(&pos, &mut solver, hint_time)?;
                     continue;
                 }
                 Ok(Command::Quit) => {
@@ -120,23 +133,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints the solver's value of every column for the side to move, or why there is none.
-fn print_hints(pos: &Position, solver: &mut Solver) -> std::io::Result<()> {
-    match human::hints(pos, solver) {
-        Err(e) => outln!("no hint: {e}"),
-        Ok(values) => {
-            outln!("hint (perfect play from here, plies counted from your move):");
-            for index in 0..pos.rules().width() {
-                let column = Column::new(index);
-                let text = values
-                    .iter()
-                    .find(|m| m.column == column)
-                    .map_or("full".to_string(), |m| {
-                        human::describe(pos.to_move(), m.value)
-                    });
-                outln!("  column {column}: {text}");
-            }
-        }
+/// Prints the solver's value of every column for the side to move, as far as it settles them
+/// within `budget`.
+fn print_hints(pos: &Position, solver: &mut Solver, budget: Duration) -> std::io::Result<()> {
+    let values = perfect_values(solver, pos, Budget::time(budget));
+    outln!("hint (perfect play from here, plies counted from your move):");
+    for index in 0..pos.rules().width() {
+        let column = Column::new(index);
+        let text = values
+            .moves
+            .iter()
+            .find(|(c, _)| *c == column)
+            .map_or("full".to_string(), |(_, value)| {
+                human::describe(pos.to_move(), *value)
+            });
+        outln!("  column {column}: {text}");
     }
     Ok(())
 }

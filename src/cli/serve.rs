@@ -8,6 +8,7 @@ use anyhow::Context;
 use connectk::serve::{Config, Limits, Server};
 use connectk::{Budget, Mib};
 
+use super::options::BooksArgs;
 use super::solve::parse_seconds;
 
 /// Serve the game page and the JSON API: play any board under either rules against a friend
@@ -51,6 +52,8 @@ pub struct Args {
     /// The most rooms at once; past that, new rooms are refused with 503.
     #[arg(long, default_value_t = 1000)]
     max_rooms: usize,
+    #[command(flatten)]
+    books: BooksArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -73,18 +76,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             keep: args.room_seconds,
             max_rooms: args.max_rooms,
         },
+        books: args.books.load()?,
     };
+    let books: Vec<String> = config
+        .books
+        .iter()
+        .map(|b| format!("{} to ply {}", b.rules(), b.plies()))
+        .collect();
     let runtime = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
+    let (workers, table) = (config.workers, config.table);
     runtime.block_on(async {
         let server = Server::bind(config)
             .await
             .with_context(|| format!("cannot listen on {}:{}", args.bind, args.port))?;
         let address = server.local_addr()?;
         outln!(
-            "connectk serves http://{address}/ ({} solver workers, {} MiB tables, {} s per search); Ctrl-C stops it",
-            config.workers,
-            config.table.0,
-            args.budget_seconds.as_secs_f64()
+            "connectk serves http://{address}/ ({workers} solver workers, {} MiB tables, {} s per search, opening books: {}); Ctrl-C stops it",
+            table.0,
+            args.budget_seconds.as_secs_f64(),
+            if books.is_empty() { "none".to_string() } else { books.join(", ") }
         );
         server
             .run(async {

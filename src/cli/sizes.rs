@@ -5,10 +5,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use connectk::experiment::export::csv::read_rows;
+use connectk::experiment::shard::Shard;
 use connectk::experiment::sizes::{
     self, Attempt, AttemptStore, Effort, Row, SizeGrid, Solved, Store,
 };
-use connectk::experiment::table1::Shard;
 use connectk::{Mib, Variant};
 
 /// Solve the empty board of every size of a grid exactly, under each rule set: the winner with

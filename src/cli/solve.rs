@@ -11,6 +11,7 @@ use connectk::{
 };
 
 use super::board::BoardArgs;
+use super::options::BookArgs;
 
 /// Solve a position exactly: who wins with perfect play (P1 is the player who moved first), the
 /// remoteness (plies until the game ends when the winner hurries and the loser delays; for a
@@ -67,6 +68,8 @@ pub struct Args {
     /// values do not depend on it; node counts do, and vary from run to run above 1.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,
+    #[command(flatten)]
+    book: BookArgs,
 }
 
 fn depth(weak: bool) -> Depth {
@@ -106,6 +109,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
     super::check_memory("--table-mb", args.table_mb, 1)?;
     let mut solver = Solver::new(args.table_mb).with_threads(args.threads.into());
+    if let Some(book) = args.book.load(rules)? {
+        solver = solver.with_book(book);
+    }
     if let Some(file) = &args.batch {
         return batch(rules, &mut solver, file, depth(args.weak));
     }

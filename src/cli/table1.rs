@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use connectk::experiment::table1::{self, Effort, Grid, Report, Row, Shard, Store, Unsolved};
+use connectk::experiment::shard::Shard;
+use connectk::experiment::table1::{self, Effort, Grid, Report, Row, Store, Unsolved};
 use connectk::{DEFAULT_ONE_ROW, DEFAULT_TABLE, Depth, Mib};
 
 /// Solve every misère board of a grid exactly and hold each outcome against Table I of Steele &

@@ -10,6 +10,7 @@ use connectk::experiment::export::csv::RowWriter;
 use connectk::experiment::tournament;
 
 use super::board::BoardArgs;
+use super::options::PerfectArgs;
 
 /// Play a round robin: every ordered pair of distinct players, so each pair meets with both
 /// colours, N games per pairing. A pairing where a strategy does not apply to its side (e.g.
@@ -41,11 +42,14 @@ pub struct Args {
     /// Worker threads (default: one per core; results do not depend on it).
     #[arg(long)]
     threads: Option<usize>,
+    #[command(flatten)]
+    perfect: PerfectArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
     let fixtures = tournament::schedule(rules, &args.players)?;
+    let perfect = args.perfect.settings(rules)?;
     let playable = fixtures
         .iter()
         .filter(|f| f.not_applicable.is_none())
@@ -66,12 +70,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bar = super::progress::bar(playable * args.games, "games")?;
     let start = Instant::now();
     let result = super::in_worker_pool(args.threads, || {
-        tournament::play(
+        let plan = tournament::Plan {
             rules,
-            &args.players,
-            &fixtures,
-            args.games,
-            args.seed,
+            players: &args.players,
+            fixtures: &fixtures,
+            games: args.games,
+            seed: args.seed,
+            perfect: &perfect,
+        };
+        tournament::play(
+            &plan,
             || bar.inc(1),
             |record| {
                 if let Some(games) = games.as_mut() {

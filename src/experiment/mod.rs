@@ -1,12 +1,14 @@
-//! The experiments: Table I, the UCI Connect-4 data set, the paper's claims, tournaments and
+//! The experiments: Table I, the UCI Connect-4 data set, the paper's claims, tournaments, opening books and
 //! the benchmark sets, each writing its results through one export layer, with a resumable
 //! store for the long runs.
 
 pub mod annulus;
 pub mod bench;
+pub mod book;
 pub mod export;
 pub mod paper_checks;
 pub mod provenance;
+pub mod shard;
 pub mod sizes;
 pub mod store;
 pub mod table1;

@@ -15,12 +15,14 @@ use serde::Serialize;
 use super::AppState;
 use super::error::ApiError;
 use super::query::{BOARD, Game, Params};
-use crate::analysis::{ColumnValues, GameState, MoveRecord, SolveRecord, column_values};
-use crate::arena::{PlayerName, game_seed};
+use crate::analysis::{
+    ColumnValues, GameState, MoveRecord, SolveRecord, column_values, perfect_values,
+};
+use crate::arena::{PerfectSettings, PlayerName, game_seed};
 use crate::engine::outcome::Player;
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::{Rules, Variant};
-use crate::solver::{Budget, Depth, Solver};
+use crate::solver::Depth;
 use crate::strategy::table1::{Decider, deciders, predict};
 
 /// `GET /api/state`: the game after `moves`, as `connectk show --json` prints it.
@@ -146,21 +148,6 @@ pub async fn bot_move(
     }))
 }
 
-/// What the perfect player knows of each move within `budget`: outcomes first (a weak solve is
-/// far cheaper), then exact values with what is left.
-pub fn perfect_values(solver: &mut Solver, pos: &Position, budget: Budget) -> ColumnValues {
-    let start = Instant::now();
-    let weak = column_values(solver, pos, Depth::Weak, budget);
-    let rest = Budget {
-        time: budget.time.map(|t| t.saturating_sub(start.elapsed())),
-        nodes: budget.nodes.map(|n| n.saturating_sub(weak.nodes)),
-    };
-    if rest.time.is_some_and(|t| t.is_zero()) || rest.nodes == Some(0) {
-        return weak;
-    }
-    column_values(solver, pos, Depth::Strong, rest).or(&weak)
-}
-
 /// The perfect player's pick among the best moves it knows: at random by `seed` among moves of
 /// equal known value, the most central of the moves of unknown value.
 pub fn perfect_choice(pos: &Position, values: &ColumnValues, seed: u64) -> Column {
@@ -182,7 +169,12 @@ pub fn perfect_choice(pos: &Position, values: &ColumnValues, seed: u64) -> Colum
 fn bot_choice(name: PlayerName, game: &Game, seed: u64) -> Result<Column, ApiError> {
     let pos = &game.position;
     let mut player = name
-        .build(pos.rules(), pos.to_move(), seed)
+        .build(
+            pos.rules(),
+            pos.to_move(),
+            seed,
+            &PerfectSettings::default(),
+        )
         .map_err(ApiError::bad)?;
     player
         .choose(crate::strategy::Game {
@@ -266,7 +258,7 @@ fn offers(rules: Rules) -> Vec<Offer> {
             };
             for side in [Player::P1, Player::P2] {
                 // `perfect` is built here only to ask; the server plays it through its pool.
-                match name.build(rules, side, 0) {
+                match name.build(rules, side, 0, &PerfectSettings::default()) {
                     Ok(_) => offer.plays.push(side),
                     Err(e) => offer.refused.push(e.to_string()),
                 }
@@ -280,7 +272,7 @@ fn offers(rules: Rules) -> Vec<Offer> {
 mod tests {
     use super::*;
     use crate::engine::notation;
-    use crate::solver::Mib;
+    use crate::solver::{Budget, Mib, Solver};
 
     #[test]
     fn perfect_plays_the_solvers_best_move_when_it_knows_them() {

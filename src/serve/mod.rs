@@ -23,16 +23,16 @@ use axum::routing::{get, post};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
-use crate::solver::{Budget, Mib};
+use crate::solver::{Book, Budget, Mib};
 
-pub use api::{BotMove, Offer, Prediction, perfect_choice, perfect_values};
+pub use api::{BotMove, Offer, Prediction, perfect_choice};
 pub use error::ApiError;
 pub use pool::{Pool, PoolError};
 pub use rooms::{EndReason, Ending, Limits, RoomView, SeatView};
 pub use socket::Ticket;
 
 /// Everything the server can be told.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
     /// The address to listen on (default 127.0.0.1: this machine only).
     pub bind: IpAddr,
@@ -48,6 +48,9 @@ pub struct Config {
     pub budget: Budget,
     /// The rooms' time limits and number.
     pub rooms: Limits,
+    /// Opening books (at most one per set of rules) that every worker's solver consults, so
+    /// that the positions they hold are answered at once, whatever the budget.
+    pub books: Vec<Arc<Book>>,
 }
 
 impl Default for Config {
@@ -65,6 +68,7 @@ impl Default for Config {
                 keep: Duration::from_secs(3600),
                 max_rooms: 1000,
             },
+            books: Vec::new(),
         }
     }
 }
@@ -105,9 +109,10 @@ impl Server {
     /// The system's error when the address cannot be bound (in use, not this machine's).
     pub async fn bind(config: Config) -> io::Result<Server> {
         let listener = TcpListener::bind(SocketAddr::new(config.bind, config.port)).await?;
+        let pool = Pool::new(config.workers, config.queue, config.table, &config.books);
         let state = Arc::new(AppState {
             config,
-            pool: Pool::new(config.workers, config.queue, config.table),
+            pool,
             hub: Mutex::new(socket::Hub::default()),
             shutdown: watch::Sender::new(false),
         });

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::oneshot;
 
-use crate::solver::{Mib, Solver};
+use crate::solver::{Book, Mib, Solver};
 
 /// One piece of work for a worker's solver.
 type Job = Box<dyn FnOnce(&mut Solver) + Send>;
@@ -40,16 +40,18 @@ pub struct Pool {
 
 impl Pool {
     /// Starts `workers` threads (at least 1), each with a solver of `table` (for the search's
-    /// table and the one-row solver alike), behind a queue of `queue` waiting jobs.
-    pub fn new(workers: usize, queue: usize, table: Mib) -> Pool {
+    /// table and the one-row solver alike) consulting `books`, behind a queue of `queue`
+    /// waiting jobs.
+    pub fn new(workers: usize, queue: usize, table: Mib, books: &[Arc<Book>]) -> Pool {
         let workers = workers.max(1);
         let (sender, receiver) = sync_channel::<Job>(queue);
         let receiver = Arc::new(Mutex::new(receiver));
         for n in 0..workers {
             let receiver = Arc::clone(&receiver);
+            let books = books.to_vec();
             std::thread::Builder::new()
                 .name(format!("connectk-solver-{n}"))
-                .spawn(move || work(&receiver, table))
+                .spawn(move || work(&receiver, table, &books))
                 .expect("the system can start a thread");
         }
         Pool {
@@ -87,8 +89,13 @@ impl Pool {
 }
 
 /// A worker's loop: take the next job, run it on this worker's solver, until the pool is gone.
-fn work(receiver: &Mutex<Receiver<Job>>, table: Mib) {
-    let fresh = || Solver::new(table).with_one_row_memory(table);
+fn work(receiver: &Mutex<Receiver<Job>>, table: Mib, books: &[Arc<Book>]) {
+    let fresh = || {
+        let solver = Solver::new(table).with_one_row_memory(table);
+        books
+            .iter()
+            .fold(solver, |solver, book| solver.with_book(Arc::clone(book)))
+    };
     let mut solver = fresh();
     loop {
         // The lock is held only while waiting for the next job, never while running it.
@@ -108,7 +115,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_full_queue_says_busy_at_once() {
-        let pool = Arc::new(Pool::new(1, 1, Mib(1)));
+        let pool = Arc::new(Pool::new(1, 1, Mib(1), &[]));
         let (release, hold) = std::sync::mpsc::channel::<()>();
         let hold = Mutex::new(hold);
         // The worker waits on the first job; the second fills the queue.
@@ -143,7 +150,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_panicking_job_fails_alone() {
-        let pool = Pool::new(1, 4, Mib(1));
+        let pool = Pool::new(1, 4, Mib(1), &[]);
         let failed: Result<(), _> = pool.run(|_| panic!("a bug")).await;
         assert_eq!(failed, Err(PoolError::Failed));
         assert_eq!(pool.run(|_| 7).await, Ok(7));

@@ -1,6 +1,7 @@
 //! Exact solving: the value of any position under perfect play, for both variants.
 
 pub(crate) mod base_pairs;
+pub mod book;
 mod busy;
 mod expand;
 mod memory;
@@ -14,6 +15,7 @@ mod search;
 mod strip;
 mod table;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -23,6 +25,7 @@ use crate::engine::outcome::GameResult;
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
 
+pub use book::Book;
 pub use memory::{Mib, MibError};
 pub use score::{Score, Value};
 use search::Search;
@@ -158,6 +161,9 @@ pub struct Solver {
     one_row: Option<(Rules, StripSolver)>,
     /// The budget of a [`Solver::limited`] under way, until the search takes it.
     budget: Option<Budget>,
+    /// The opening books, at most one per set of rules, each consulted for positions of its
+    /// rules.
+    books: Vec<Arc<Book>>,
 }
 
 impl Solver {
@@ -171,6 +177,40 @@ impl Solver {
             backend: None,
             one_row: None,
             budget: None,
+            books: Vec::new(),
+        }
+    }
+
+    /// The same solver consulting `book` for positions of the book's rules: [`Solver::value`]
+    /// and everything built on it answer from the book where it holds the position (at the
+    /// depth asked for), and the search takes the book's values as bounds wherever it passes
+    /// through a stored position. A book replaces the solver's book of the same rules, if any;
+    /// books of other rules stay (a server answers both rule sets with one solver).
+    pub fn with_book(mut self, book: Arc<Book>) -> Solver {
+        self.books.retain(|b| b.rules() != book.rules());
+        self.books.push(book);
+        Solver {
+            backend: None,
+            ..self
+        }
+    }
+
+    /// The opening book this solver consults for positions of `rules`, if any.
+    pub fn book(&self, rules: Rules) -> Option<&Arc<Book>> {
+        self.books.iter().find(|b| b.rules() == rules)
+    }
+
+    /// The book's value of `pos` when the book holds it at `depth` or better (a weak request
+    /// gets the outcome only, as a search would give it); `None` without a book. Costs no
+    /// search, whatever the budget.
+    pub fn book_value(&self, pos: &Position, depth: Depth) -> Option<Value> {
+        let value = self.book(pos.rules())?.value(pos)?;
+        match depth {
+            Depth::Weak => Some(Value {
+                remoteness: None,
+                ..value
+            }),
+            Depth::Strong => value.remoteness.is_some().then_some(value),
         }
     }
 
@@ -240,10 +280,11 @@ impl Solver {
             let positions_bound = 3f64.powi(rules.cells() as i32) * 16.0;
             let bytes = (self.table_bytes as f64).min(positions_bound) as usize;
             let threads = self.threads;
-            let backend = match Search::<u64>::new(rules, bytes, threads) {
+            let book = self.book(rules).cloned();
+            let backend = match Search::<u64>::new(rules, bytes, threads, book.clone()) {
                 Some(narrow) => Backend::Narrow(narrow),
                 None => Backend::Wide(
-                    Search::new(rules, bytes, threads).expect("all rules fit 128 bits"),
+                    Search::new(rules, bytes, threads, book).expect("all rules fit 128 bits"),
                 ),
             };
             self.backend = Some((rules, backend));
@@ -277,6 +318,9 @@ impl Solver {
                 result: outcome.result,
                 remoteness: Some(0),
             };
+        }
+        if let Some(value) = self.book_value(pos, depth) {
+            return value;
         }
         if depth == Depth::Weak
             && let Some(value) = self.one_row_value(pos)
@@ -385,26 +429,37 @@ impl Solver {
     /// Whether the move to `child` keeps the value `value` of its parent, whose exact score is
     /// `score` after an exact solve (`None` after a weak one).
     fn achieves(&mut self, child: &Position, score: Option<Score>, value: Value) -> bool {
-        let score = match score {
-            Some(score) if !child.is_over() => score,
-            _ => {
-                let depth = if score.is_some() {
-                    Depth::Strong
-                } else {
-                    Depth::Weak
-                };
-                let after = self.value(child, depth);
-                let shifted = Value {
-                    result: after.result,
-                    remoteness: after.remoteness.map(|r| r + 1),
-                };
-                return shifted == value;
+        let one_row = self.method == Method::Auto && StripSolver::applies_to(child.rules());
+        if child.is_over() || (score.is_none() && one_row) {
+            // Compare values: a finished child has no score to search, and the one-row solver
+            // gives outcomes only.
+            let depth = if score.is_some() {
+                Depth::Strong
+            } else {
+                Depth::Weak
+            };
+            let after = self.value(child, depth);
+            // A finished child has remoteness 0 even at weak depth, which then compares the
+            // outcome alone (a weak solve once missed every move that wins at once this way).
+            return after.result == value.result
+                && (depth == Depth::Weak || after.remoteness.map(|r| r + 1) == value.remoteness);
+        }
+        match score {
+            // The child keeps the value exactly when its own score is `-score`; a window of
+            // width two around it settles that without computing the child's exact score.
+            Some(score) => {
+                let target = -score;
+                self.window(child, target - 1, target + 1) == target
             }
-        };
-        // The child keeps the value exactly when its own score is `-score`; a window of width
-        // two around it settles that without computing the child's exact score.
-        let target = -score;
-        self.window(child, target - 1, target + 1) == target
+            // Weak: the child's score must have the opposite sign of the parent's, which one
+            // null window settles for a won parent (is the child lost?) and a window of width
+            // two for a drawn one; from a lost parent every move loses.
+            None => match value.result {
+                GameResult::Win(p) if p == child.to_move().other() => self.window(child, -1, 0) < 0,
+                GameResult::Draw => self.window(child, -1, 1) == 0,
+                GameResult::Win(_) => true,
+            },
+        }
     }
 
     /// Fail-soft alpha-beta score of a non-terminal position inside `alpha..beta`.

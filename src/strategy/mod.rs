@@ -116,6 +116,23 @@ pub trait Strategy: Send {
     /// # Errors
     /// [`StrategyError::OutsideProof`] when the position is not one the strategy's proof reaches.
     fn choose(&mut self, game: Game<'_>) -> Result<Column, StrategyError>;
+
+    /// What the player proved about the move it chose last, for players that prove their
+    /// moves (the arena's perfect player); `None` for the others.
+    fn last_proof(&self) -> Option<MoveProof> {
+        None
+    }
+}
+
+/// What a player that proves its moves knows about one it chose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveProof {
+    /// Proven best: the fastest win, the slowest loss, or a draw (every drawing move is as
+    /// good as another).
+    Best,
+    /// Proven to keep the game-theoretic value (win, draw or loss), not to be the fastest
+    /// win or slowest loss.
+    KeepsValue,
 }
 
 /// The paper's strategies, by the names the command line and the claims file use.

@@ -6,3 +6,4 @@
 pub mod binary;
 pub mod brute;
 pub mod replay;
+pub mod tree;

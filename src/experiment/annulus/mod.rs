@@ -23,7 +23,6 @@ use crate::engine::rules::{Rules, RulesError, Topology, Variant};
 use crate::solver::{Depth, Mib, Solver};
 use crate::strategy::table1;
 
-pub use super::table1::Shard;
 pub use patterns::{Class, Pattern, patterns};
 pub use row::{Row, Store};
 

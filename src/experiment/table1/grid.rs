@@ -1,9 +1,8 @@
-//! Which boards a sweep solves, and how the list is cut into shards for a job array.
-
-use std::fmt;
-use std::str::FromStr;
+//! Which boards a sweep solves.
 
 use crate::engine::rules::{Rules, RulesError, Variant};
+#[cfg(test)]
+use crate::experiment::shard::Shard;
 
 /// One misère board of the sweep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -57,54 +56,6 @@ impl Grid {
     }
 }
 
-/// The `index`-th (1-based) of `count` deterministic slices of a grid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    /// Which slice, from 1.
-    pub index: u32,
-    /// How many slices.
-    pub count: u32,
-}
-
-impl Shard {
-    /// The items of this shard: every `count`-th item of a fixed order, starting at `index`.
-    /// Interleaving spreads the large boards evenly over the shards.
-    pub fn select<T: Clone>(&self, items: &[T]) -> Vec<T> {
-        items
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i as u32 % self.count == self.index - 1)
-            .map(|(_, item)| item.clone())
-            .collect()
-    }
-}
-
-/// A shard string was not `I/N` with `1 <= I <= N`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad shard {0:?}: expected I/N with 1 <= I <= N, e.g. 3/8")]
-pub struct BadShard(String);
-
-impl FromStr for Shard {
-    type Err = BadShard;
-
-    fn from_str(s: &str) -> Result<Shard, BadShard> {
-        let bad = || BadShard(s.to_string());
-        let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let index: u32 = i.trim().parse().map_err(|_| bad())?;
-        let count: u32 = n.trim().parse().map_err(|_| bad())?;
-        if index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,13 +87,5 @@ mod tests {
         let mut all = boards.clone();
         all.sort();
         assert_eq!(joined, all);
-    }
-
-    #[test]
-    fn shard_strings() {
-        assert_eq!("2/8".parse::<Shard>(), Ok(Shard { index: 2, count: 8 }));
-        assert!("0/8".parse::<Shard>().is_err());
-        assert!("9/8".parse::<Shard>().is_err());
-        assert!("x".parse::<Shard>().is_err());
     }
 }

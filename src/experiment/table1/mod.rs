@@ -22,7 +22,7 @@ use crate::engine::rules::{RulesError, Variant};
 use crate::solver::{Budget, Depth, Mib, Solver};
 use crate::strategy::table1;
 
-pub use grid::{Board, Grid, Shard};
+pub use grid::{Board, Grid};
 pub use report::Markdown;
 pub use row::{Row, RowProblem, Store};
 pub use shards::{ShardError, read_shards};

@@ -5,7 +5,8 @@ mod plot;
 mod report;
 
 use crate::arena::{
-    GameRecord, MatchError, PlayerName, Standing, Tally, check_pairing, play_games,
+    self as arena, GameRecord, MatchError, PerfectSettings, PlayerName, Standing, Tally,
+    check_pairing, play_games,
 };
 use crate::engine::rules::Rules;
 
@@ -102,25 +103,49 @@ pub struct Tournament {
     pub pairings: Vec<Pairing>,
 }
 
-/// Plays every applicable fixture for `games` games. Every pairing uses the match seed `seed`,
-/// so game `i` of `a` against `b` and game `i` of `b` against `a` share their game seed (the
-/// same opening seed with the colours swapped). Games run in parallel on the current rayon
-/// pool; the results do not depend on its number of threads. `done` is called after each game,
-/// and `sink` gets every game's record, pairing by pairing in game order.
+/// What a tournament plays: the board and rules, the players (in the order listed), the
+/// fixtures of [`schedule`], the games per pairing, the seed, and the perfect player's
+/// settings.
+#[derive(Clone, Copy)]
+pub struct Plan<'a> {
+    /// The rules and board of every game.
+    pub rules: Rules,
+    /// The players, in the order listed.
+    pub players: &'a [PlayerName],
+    /// Every ordered pairing, with the ones that cannot be played marked.
+    pub fixtures: &'a [Fixture],
+    /// Games per played pairing.
+    pub games: u64,
+    /// The tournament's seed.
+    pub seed: u64,
+    /// The perfect player's settings (book, time per move, table).
+    pub perfect: &'a PerfectSettings,
+}
+
+/// Plays every applicable fixture of `plan` for `plan.games` games. Every pairing uses the
+/// match seed `plan.seed`, so game `i` of `a` against `b` and game `i` of `b` against `a`
+/// share their game seed (the same opening seed with the colours swapped). Games run in
+/// parallel on the current rayon pool; the results do not depend on its number of threads.
+/// `done` is called after each game, and `sink` gets every game's record, pairing by pairing
+/// in game order.
 ///
 /// # Errors
-/// [`TournamentError::NoGames`] when `games` is 0; [`TournamentError::Match`] when a player
-/// has no move in a game it reached (the first such game in schedule order); the first error
-/// of `sink`.
+/// [`TournamentError::NoGames`] when there are no games; [`TournamentError::Match`] when a
+/// player has no move in a game it reached (the first such game in schedule order); the first
+/// error of `sink`.
 pub fn play<E: From<TournamentError> + From<MatchError>>(
-    rules: Rules,
-    players: &[PlayerName],
-    fixtures: &[Fixture],
-    games: u64,
-    seed: u64,
+    plan: &Plan,
     done: impl Fn() + Sync,
     mut sink: impl FnMut(&GameRecord) -> Result<(), E>,
 ) -> Result<Tournament, E> {
+    let Plan {
+        rules,
+        players,
+        fixtures,
+        games,
+        seed,
+        perfect,
+    } = *plan;
     if games == 0 {
         return Err(TournamentError::NoGames.into());
     }
@@ -130,18 +155,16 @@ pub fn play<E: From<TournamentError> + From<MatchError>>(
             Some(reason) => PairingResult::NotApplicable(reason.clone()),
             None => {
                 let mut tally = Tally::default();
-                play_games(
+                let matchup = arena::Pairing {
                     rules,
-                    fixture.p1,
-                    fixture.p2,
-                    games,
-                    seed,
-                    &done,
-                    |record| {
-                        tally.add(&record);
-                        sink(&record)
-                    },
-                )?;
+                    p1: fixture.p1,
+                    p2: fixture.p2,
+                    perfect,
+                };
+                play_games(matchup, games, seed, &done, |record| {
+                    tally.add(&record);
+                    sink(&record)
+                })?;
                 PairingResult::Played(tally)
             }
         };

@@ -1,0 +1,243 @@
+//! The perfect player: never a move that changes the game-theoretic value, and within its time
+//! budget the fastest win or the slowest loss; its solvers outlive the games it plays.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand_chacha::ChaCha8Rng;
+
+use super::PlayerName;
+use super::bots::{no_moves, pick, winning_moves};
+use crate::engine::outcome::GameResult;
+use crate::engine::position::{Column, Position};
+use crate::solver::{Book, Budget, Depth, Mib, Solver};
+use crate::strategy::{Game, MoveProof, Strategy, StrategyError};
+
+/// The transposition table of each of the perfect player's solvers, unless set otherwise.
+pub const PERFECT_TABLE: Mib = Mib(64);
+
+/// Solvers waiting for a game: a game's perfect player takes one and gives it back when the
+/// game ends, so each solver's table (and the book inside it) serves game after game. There
+/// are never more solvers than games played at once.
+struct SolverPool {
+    table: Mib,
+    book: Option<Arc<Book>>,
+    idle: Mutex<Vec<Solver>>,
+}
+
+impl SolverPool {
+    fn take(&self) -> Solver {
+        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        idle.unwrap_or_else(|| {
+            let solver = Solver::new(self.table);
+            match &self.book {
+                Some(book) => solver.with_book(Arc::clone(book)),
+                None => solver,
+            }
+        })
+    }
+
+    fn give_back(&self, solver: Solver) {
+        self.idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(solver);
+    }
+}
+
+/// What the perfect player brings to every game: its solvers (kept across moves and games),
+/// their opening book, and its time per move. Clones share the solvers.
+#[derive(Clone)]
+pub struct PerfectSettings {
+    pool: Arc<SolverPool>,
+    move_time: Option<Duration>,
+}
+
+impl PerfectSettings {
+    /// Solvers with tables of `table`, consulting `book` when given; each move proves the value
+    /// first, then spends what is left of `move_time` on the remoteness (`None`: as long as
+    /// that takes, so that every move is the fastest win or slowest loss and games are
+    /// reproducible from their seed).
+    pub fn new(table: Mib, book: Option<Arc<Book>>, move_time: Option<Duration>) -> Self {
+        PerfectSettings {
+            pool: Arc::new(SolverPool {
+                table,
+                book,
+                idle: Mutex::new(Vec::new()),
+            }),
+            move_time,
+        }
+    }
+
+    /// The time budget of one move, if any.
+    pub fn move_time(&self) -> Option<Duration> {
+        self.move_time
+    }
+
+    /// The opening book of the solvers, if any.
+    pub fn book(&self) -> Option<Arc<Book>> {
+        self.pool.book.clone()
+    }
+}
+
+impl Default for PerfectSettings {
+    /// [`PERFECT_TABLE`], no book, no time limit.
+    fn default() -> Self {
+        PerfectSettings::new(PERFECT_TABLE, None, None)
+    }
+}
+
+/// The solver's choice: a move that keeps the game-theoretic value, proven before it is
+/// played (however long that takes), and among those, when the time budget allows proving it,
+/// the fastest win or the slowest loss; ties broken at random.
+///
+/// Each move first settles the position's outcome and the moves that keep it (from the book
+/// where it holds them, by search otherwise), then spends the rest of the budget on exact
+/// remoteness, unless the book has proven a best move already or only one move keeps the
+/// value. When the budget runs out first, it plays a value-keeping move that does not
+/// let the opponent win at once where it has one, and reports the move as keeping the value
+/// only ([`MoveProof::KeepsValue`]).
+pub struct Perfect {
+    rng: ChaCha8Rng,
+    /// Taken from the pool for the game, and given back when it ends.
+    solver: Option<Solver>,
+    settings: PerfectSettings,
+    last: Option<MoveProof>,
+}
+
+impl Perfect {
+    /// A perfect player breaking ties with `rng`, with a solver from `settings`' pool.
+    pub fn new(rng: ChaCha8Rng, settings: &PerfectSettings) -> Perfect {
+        Perfect {
+            rng,
+            solver: Some(settings.pool.take()),
+            settings: settings.clone(),
+            last: None,
+        }
+    }
+}
+
+impl Drop for Perfect {
+    fn drop(&mut self) {
+        if let Some(solver) = self.solver.take() {
+            self.settings.pool.give_back(solver);
+        }
+    }
+}
+
+impl Strategy for Perfect {
+    fn name(&self) -> &'static str {
+        PlayerName::Perfect.as_str()
+    }
+
+    fn choose(&mut self, game: Game<'_>) -> Result<Column, StrategyError> {
+        let start = Instant::now();
+        let pos = game.position;
+        if pos.is_over() {
+            return Err(no_moves());
+        }
+        let solver = self.solver.as_mut().expect("held until dropped");
+        let keeping = match book_moves(solver.book(pos.rules()).map(Arc::as_ref), pos) {
+            Some(BookMoves::Best(best)) => {
+                // The move a book of the player's tree stores: the one to the smallest
+                // canonical key (see `experiment::book`), so that the game stays in the book.
+                self.last = Some(MoveProof::Best);
+                let key = |c: &&Column| pos.played(**c).expect("legal").canonical_key().0;
+                return best.iter().min_by_key(key).copied().ok_or_else(no_moves);
+            }
+            Some(BookMoves::Keeping(keeping)) => keeping,
+            None => solver.solve_with_best_moves(pos, Depth::Weak).best_moves,
+        };
+        let best = if keeping.len() == 1 {
+            // The only move that keeps the value is the best one.
+            Some(keeping.clone())
+        } else {
+            let exact = |s: &mut Solver| s.solve_with_best_moves(pos, Depth::Strong).best_moves;
+            match self.settings.move_time {
+                None => Some(exact(solver)),
+                Some(time) => {
+                    let left = time.saturating_sub(start.elapsed());
+                    solver.limited(Budget::time(left), exact)
+                }
+            }
+        };
+        let (moves, proof) = match best {
+            Some(best) => (best, MoveProof::Best),
+            None => (safest(pos, keeping), MoveProof::KeepsValue),
+        };
+        self.last = Some(proof);
+        pick(&mut self.rng, &moves).ok_or_else(no_moves)
+    }
+
+    fn last_proof(&self) -> Option<MoveProof> {
+        self.last
+    }
+}
+
+/// What an opening book says about the moves of a position it holds.
+enum BookMoves {
+    /// The book's moves that are proven best (fastest win, slowest loss, or a draw).
+    Best(Vec<Column>),
+    /// The book's moves proven to keep the value, none of them proven best.
+    Keeping(Vec<Column>),
+}
+
+/// The moves of `pos` that `book` proves to keep its value: moves to positions it holds (or
+/// that end the game) with the same outcome, best when both values are exact and the move's
+/// remoteness is the position's. `None` when the book does not hold `pos` or any such move.
+/// (A book of a player's tree holds one move of each of its positions, a book of every
+/// position all of them.)
+fn book_moves(book: Option<&Book>, pos: &Position) -> Option<BookMoves> {
+    let value = book?.value(pos)?;
+    let mut best = Vec::new();
+    let mut keeping = Vec::new();
+    for column in pos.legal_columns() {
+        let child = pos.played(column).expect("legal column");
+        let after = match child.outcome() {
+            Some(outcome) => Some((outcome.result, Some(0))),
+            None => book?.value(&child).map(|v| (v.result, v.remoteness)),
+        };
+        let Some((result, remoteness)) = after else {
+            continue;
+        };
+        if result != value.result {
+            continue;
+        }
+        keeping.push(column);
+        if value.remoteness.is_some() && remoteness.map(|r| r + 1) == value.remoteness {
+            best.push(column);
+        }
+    }
+    if !best.is_empty() {
+        Some(BookMoves::Best(best))
+    } else if !keeping.is_empty() {
+        Some(BookMoves::Keeping(keeping))
+    } else {
+        None
+    }
+}
+
+/// Of the value-keeping moves `keeping`, those that win at once if any; otherwise those after
+/// which the opponent cannot win at once, if any; otherwise all of them. (Any of them keeps
+/// the value; against an imperfect opponent, these keep the game going in the right way.)
+fn safest(pos: &Position, keeping: Vec<Column>) -> Vec<Column> {
+    let me = pos.to_move();
+    let after = |c: Column| pos.played(c).expect("legal column");
+    let wins: Vec<Column> = keeping
+        .iter()
+        .copied()
+        .filter(|&c| after(c).outcome().map(|o| o.result) == Some(GameResult::Win(me)))
+        .collect();
+    if !wins.is_empty() {
+        return wins;
+    }
+    let quiet: Vec<Column> = keeping
+        .iter()
+        .copied()
+        .filter(|&c| {
+            let child = after(c);
+            !child.is_over() && winning_moves(&child).is_empty()
+        })
+        .collect();
+    if quiet.is_empty() { keeping } else { quiet }
+}

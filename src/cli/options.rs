@@ -1,0 +1,144 @@
+//! Options shared by the subcommands that solve or play: the opening book, and the perfect
+//! player's time and memory.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Args;
+
+use connectk::arena::{PERFECT_TABLE, PerfectSettings};
+use connectk::{Book, Mib, Rules};
+
+/// The environment variable naming the directory of default books.
+const BOOKS_DIR_VAR: &str = "CONNECTK_BOOKS";
+
+/// `--book`, `--no-book`.
+#[derive(Args, Debug, Clone)]
+pub struct BookArgs {
+    /// Opening book to consult (default: RULES-kK-WxH.ckbook in the directory named by
+    /// $CONNECTK_BOOKS, else in ./books, when that file exists, e.g.
+    /// books/normal-k4-7x6.ckbook).
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+    /// Consult no opening book, not even the default one.
+    #[arg(long, conflicts_with = "book")]
+    no_book: bool,
+}
+
+impl BookArgs {
+    /// The book to consult for `rules`: the one named, or the default one when it exists.
+    ///
+    /// # Errors
+    /// When the book named (or the default one, when it exists) cannot be read, is damaged,
+    /// or is of other rules.
+    pub fn load(&self, rules: Rules) -> anyhow::Result<Option<Arc<Book>>> {
+        if self.no_book {
+            return Ok(None);
+        }
+        let path = match &self.book {
+            Some(path) => path.clone(),
+            None => {
+                let path = default_path(rules);
+                if !path.exists() {
+                    return Ok(None);
+                }
+                path
+            }
+        };
+        // The book's errors name the file and say what is wrong with it.
+        Ok(Some(Arc::new(Book::read_for(&path, rules)?)))
+    }
+}
+
+/// The directory of default books: `$CONNECTK_BOOKS`, else `./books`.
+pub fn books_dir() -> PathBuf {
+    std::env::var_os(BOOKS_DIR_VAR).map_or_else(|| PathBuf::from("books"), PathBuf::from)
+}
+
+/// Where the default book of `rules` lives: in [`books_dir`].
+pub fn default_path(rules: Rules) -> PathBuf {
+    books_dir().join(Book::file_name(rules))
+}
+
+/// `--book` (any number), `--no-book`, for a program that answers any rules (the server).
+#[derive(Args, Debug, Clone)]
+pub struct BooksArgs {
+    /// Opening book to consult, once per book (default: every *.ckbook file in the directory
+    /// named by $CONNECTK_BOOKS, else in ./books, when it exists).
+    #[arg(long, value_name = "FILE")]
+    book: Vec<PathBuf>,
+    /// Consult no opening book, not even the default ones.
+    #[arg(long, conflicts_with = "book")]
+    no_book: bool,
+}
+
+impl BooksArgs {
+    /// The books named, or the default ones.
+    ///
+    /// # Errors
+    /// When a book cannot be read or is damaged, or the directory of default books cannot be
+    /// listed.
+    pub fn load(&self) -> anyhow::Result<Vec<Arc<Book>>> {
+        if self.no_book {
+            return Ok(Vec::new());
+        }
+        let paths = if self.book.is_empty() {
+            let dir = books_dir();
+            if !dir.is_dir() {
+                return Ok(Vec::new());
+            }
+            let mut paths = Vec::new();
+            for entry in std::fs::read_dir(&dir)
+                .with_context(|| format!("cannot list the books in {}", dir.display()))?
+            {
+                let path = entry?.path();
+                if path.extension().is_some_and(|e| e == "ckbook") {
+                    paths.push(path);
+                }
+            }
+            paths.sort();
+            paths
+        } else {
+            self.book.clone()
+        };
+        // The book's errors name the file and say what is wrong with it.
+        paths
+            .iter()
+            .map(|path| Ok(Arc::new(Book::read(path)?)))
+            .collect()
+    }
+}
+
+/// The perfect player's options: its book, its time per move and its table.
+#[derive(Args, Debug, Clone)]
+pub struct PerfectArgs {
+    #[command(flatten)]
+    book: BookArgs,
+    /// Time budget of each move of `perfect`, in milliseconds: it proves the value first
+    /// (however long that takes), then spends the rest on the fastest win or slowest loss. 0:
+    /// no budget (every move the fastest win or slowest loss, and games reproducible from
+    /// their seed).
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    move_ms: u64,
+    /// Transposition table of each of the perfect player's solvers (one per game played at
+    /// once, kept from game to game), in MiB.
+    #[arg(long, default_value_t = PERFECT_TABLE, value_name = "MIB")]
+    table_mb: Mib,
+}
+
+impl PerfectArgs {
+    /// The perfect player's settings for `rules`.
+    ///
+    /// # Errors
+    /// As [`BookArgs::load`].
+    pub fn settings(&self, rules: Rules) -> anyhow::Result<PerfectSettings> {
+        let move_time = (self.move_ms > 0).then(|| Duration::from_millis(self.move_ms));
+        Ok(PerfectSettings::new(
+            self.table_mb,
+            self.book.load(rules)?,
+            move_time,
+        ))
+    }
+}

@@ -1,0 +1,661 @@
+//! Opening books: the solved values of early positions, in a compact file, looked up by every
+//! solve of the same rules.
+//!
+//! # File format (version 1)
+//!
+//! Little-endian throughout. A 40-byte header, then the entries sorted by key, with no gaps:
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic: the bytes `CKBOOK`, then two zero bytes |
+//! | 8 | 2 | format version: 1 |
+//! | 10 | 1 | variant: 0 normal, 1 misère |
+//! | 11 | 1 | k |
+//! | 12 | 1 | width |
+//! | 13 | 1 | height |
+//! | 14 | 1 | plies: the most discs of any entry's position |
+//! | 15 | 1 | key bytes `K`: `ceil(width * (height + 1) / 8)` |
+//! | 16 | 8 | entry count |
+//! | 24 | 8 | strong entries (exact remoteness; the others give the outcome only) |
+//! | 32 | 8 | checksum: 64-bit FNV-1a of every entry byte |
+//!
+//! Each entry is `K + 2` bytes: the position's canonical key (`K` bytes), a value byte and a
+//! remoteness byte. The canonical key is the smaller of the keys of the position and of its
+//! mirror image ([`Position::canonical_key`]), so mirror positions are stored once; a key is
+//! `current + mask + bottom` on the column-major bitboard with one spare bit per column, which
+//! also gives the number of discs and so the side to move. The value byte is the result for
+//! the side to move (0 loss, 1 draw, 2 win), plus 4 when the entry is strong: then the
+//! remoteness byte holds the plies to the end under perfect play (the winner hurries, the loser
+//! delays; for a draw, the empty cells), and otherwise it is 0 (a reader still gives a draw its
+//! remoteness, the empty cells, since a drawn game fills the board). Keys are strictly
+//! increasing, so a lookup is a binary search.
+
+use std::path::{Path, PathBuf};
+
+use crate::engine::bits::Bits;
+use crate::engine::outcome::GameResult;
+use crate::engine::position::Position;
+use crate::engine::rules::{Rules, Variant};
+
+use super::score::{Score, Value, win_at};
+
+/// The first eight bytes of every book file.
+pub const MAGIC: [u8; 8] = *b"CKBOOK\0\0";
+
+/// The format version this code reads and writes.
+pub const FORMAT_VERSION: u16 = 1;
+
+/// Bytes of the header.
+const HEADER_BYTES: usize = 40;
+
+/// The value byte's flag for an entry with exact remoteness.
+const STRONG: u8 = 4;
+
+/// Why a book file was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum BookError {
+    /// The file could not be read or written.
+    #[error("cannot access book {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file does not start with the book magic.
+    #[error("{path} is not a connectk book: it does not start with the bytes CKBOOK")]
+    NotABook {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file has a format version this code does not read.
+    #[error("book {path} has format version {found}: this connectk reads version {FORMAT_VERSION}")]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version in the file.
+        found: u16,
+    },
+    /// The file is shorter or longer than its header says.
+    #[error(
+        "book {path} is truncated or padded: its header promises {expected} bytes, the file has {found}"
+    )]
+    Length {
+        /// The file.
+        path: PathBuf,
+        /// Header plus entries, as the header says.
+        expected: u64,
+        /// The file's size.
+        found: u64,
+    },
+    /// The entries do not match the header's checksum.
+    #[error(
+        "book {path} is corrupted: its entries have checksum {found:016x}, the header says {expected:016x}"
+    )]
+    Checksum {
+        /// The file.
+        path: PathBuf,
+        /// The checksum in the header.
+        expected: u64,
+        /// The checksum of the entries.
+        found: u64,
+    },
+    /// The header or an entry holds a value no book writes.
+    #[error("book {path} is corrupted: {problem}")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
+    /// The book was made for other rules or another board than the one asked for.
+    #[error(
+        "book {path} was made for {book}, not for {wanted}: build one for {wanted} or drop --book"
+    )]
+    OtherRules {
+        /// The file.
+        path: PathBuf,
+        /// The book's rules.
+        book: Rules,
+        /// The rules asked for.
+        wanted: Rules,
+    },
+}
+
+/// The 64-bit FNV-1a hash of `bytes` (the checksum of a book's entries).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// One stored value, from the side to move: the byte pair of the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Code {
+    value: u8,
+    remoteness: u8,
+}
+
+impl Code {
+    /// The code of `value` for a position with the side to move `pos` has.
+    fn of<B: Bits>(pos: &Position<B>, value: Value) -> Code {
+        let result = match value.result {
+            GameResult::Win(p) if p == pos.to_move() => 2,
+            GameResult::Win(_) => 0,
+            GameResult::Draw => 1,
+        };
+        match value.remoteness {
+            Some(r) => Code {
+                value: result | STRONG,
+                remoteness: u8::try_from(r).expect("remoteness fits: boards have < 128 cells"),
+            },
+            None => Code {
+                value: result,
+                remoteness: 0,
+            },
+        }
+    }
+
+    /// Whether a book could have written this code.
+    fn is_valid(self) -> bool {
+        let result = self.value & !STRONG;
+        result <= 2 && (self.value & STRONG != 0 || self.remoteness == 0)
+    }
+
+    fn is_strong(self) -> bool {
+        self.value & STRONG != 0
+    }
+
+    /// The value, for a position with `plies` discs on a board of `cells` cells. A drawn game
+    /// fills the board, so a draw has its remoteness even in an outcome-only entry.
+    fn value(self, plies: u32, cells: u32) -> Value {
+        let to_move = crate::engine::outcome::Player::to_move_after(plies);
+        let result = match self.value & !STRONG {
+            2 => GameResult::Win(to_move),
+            0 => GameResult::Win(to_move.other()),
+            _ => GameResult::Draw,
+        };
+        let remoteness = if self.is_strong() {
+            Some(u32::from(self.remoteness))
+        } else {
+            (result == GameResult::Draw).then(|| cells - plies)
+        };
+        Value { result, remoteness }
+    }
+
+    /// Bounds on the search score (see [`Score`]) of a position with `plies` discs on a board
+    /// of `cells` cells: the exact score for a strong entry, its sign for a weak one.
+    fn score_bounds(self, cells: u32, plies: u32) -> (Score, Score) {
+        let result = self.value & !STRONG;
+        if self.is_strong() {
+            let end = plies + u32::from(self.remoteness);
+            let score = match result {
+                2 => win_at(cells, end),
+                0 => -win_at(cells, end),
+                _ => 0,
+            };
+            (score, score)
+        } else {
+            match result {
+                2 => (1, Score::MAX),
+                0 => (Score::MIN, -1),
+                _ => (0, 0),
+            }
+        }
+    }
+}
+
+/// An opening book: solved values of positions of one set of rules, each stored once for a
+/// position and its mirror image, weak (outcome only) or strong (with remoteness) per entry.
+///
+/// # Examples
+/// ```
+/// use connectk::{Book, Depth, Mib, Position, Rules, Solver, Variant};
+/// let rules = Rules::new(3, 3, 3, Variant::Misere).unwrap();
+/// let mut solver = Solver::new(Mib(1));
+/// let start = Position::new(rules);
+/// let value = solver.value(&start, Depth::Strong);
+/// let book = Book::from_values(rules, [(start, value)]);
+/// let bytes = book.to_bytes();
+/// let read = Book::from_bytes(&bytes, "memory").unwrap();
+/// assert_eq!(read.value(&start), Some(value));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Book {
+    rules: Rules,
+    plies: u32,
+    keys: Vec<u128>,
+    codes: Vec<Code>,
+}
+
+/// What `connectk book info` prints: the header's facts and a count per ply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookSummary {
+    /// Entries with this many discs, for 0 to the book's plies.
+    pub by_ply: Vec<u64>,
+    /// Strong entries (with remoteness).
+    pub strong: u64,
+    /// Entries won, drawn and lost by the side to move.
+    pub wins: u64,
+    /// Drawn entries.
+    pub draws: u64,
+    /// Entries lost by the side to move.
+    pub losses: u64,
+}
+
+impl Book {
+    /// A book of the given values (a value with remoteness makes a strong entry). Mirror
+    /// images share an entry; of two values for one key, a strong one is kept.
+    ///
+    /// # Panics
+    /// When a position is not of `rules`, or is over (a finished game needs no book).
+    pub fn from_values(rules: Rules, values: impl IntoIterator<Item = (Position, Value)>) -> Book {
+        let mut entries: Vec<(u128, Code, u32)> = values
+            .into_iter()
+            .map(|(pos, value)| {
+                assert_eq!(
+                    pos.rules(),
+                    rules,
+                    "a book holds positions of its own rules"
+                );
+                assert!(!pos.is_over(), "a book holds unfinished positions only");
+                (pos.canonical_key().0, Code::of(&pos, value), pos.plies())
+            })
+            .collect();
+        // Strong entries sort first among equal keys, so that dedup keeps them.
+        entries.sort_unstable_by_key(|&(key, code, _)| (key, !code.is_strong()));
+        entries.dedup_by_key(|&mut (key, _, _)| key);
+        Book {
+            rules,
+            plies: entries.iter().map(|e| e.2).max().unwrap_or(0),
+            keys: entries.iter().map(|e| e.0).collect(),
+            codes: entries.iter().map(|e| e.1).collect(),
+        }
+    }
+
+    /// The file name of the book of `rules` in a directory of books, such as
+    /// `normal-k4-7x6.ckbook`.
+    pub fn file_name(rules: Rules) -> String {
+        format!(
+            "{}-k{}-{}x{}.ckbook",
+            rules.variant(),
+            rules.k(),
+            rules.width(),
+            rules.height()
+        )
+    }
+
+    /// The rules of every position in the book.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The most discs of any position in the book (positions with more are never in it).
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// Entries (a position and its mirror image count once).
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether the book has no entry.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    fn code(&self, key: u128) -> Option<Code> {
+        self.keys
+            .binary_search(&key)
+            .ok()
+            .map(|index| self.codes[index])
+    }
+
+    /// The stored value of `pos` (with remoteness when the entry is strong), or `None` when
+    /// the book does not hold it (other rules, a finished game, or not stored).
+    pub fn value<B: Bits>(&self, pos: &Position<B>) -> Option<Value> {
+        if pos.rules() != self.rules || pos.plies() > self.plies || pos.is_over() {
+            return None;
+        }
+        let code = self.code(pos.canonical_key().0.to_u128())?;
+        Some(code.value(pos.plies(), self.rules.cells()))
+    }
+
+    /// Bounds on the search score of the unfinished position of this book's rules whose
+    /// canonical key is `key` and which has `plies` discs.
+    pub(crate) fn score_bounds(&self, key: u128, plies: u32) -> Option<(Score, Score)> {
+        if plies > self.plies {
+            return None;
+        }
+        let code = self.code(key)?;
+        Some(code.score_bounds(self.rules.cells(), plies))
+    }
+
+    /// Counts by ply and by result (see [`BookSummary`]).
+    pub fn summary(&self) -> BookSummary {
+        let mut summary = BookSummary {
+            by_ply: vec![0; self.plies as usize + 1],
+            strong: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+        };
+        for (&key, &code) in self.keys.iter().zip(&self.codes) {
+            summary.by_ply[plies_of_key(self.rules, key) as usize] += 1;
+            summary.strong += u64::from(code.is_strong());
+            match code.value & !STRONG {
+                2 => summary.wins += 1,
+                1 => summary.draws += 1,
+                _ => summary.losses += 1,
+            }
+        }
+        summary
+    }
+
+    /// Bytes of each key in the file.
+    fn key_bytes(rules: Rules) -> usize {
+        (rules.width() * (rules.height() + 1)).div_ceil(8) as usize
+    }
+
+    /// The book as a file (see the module documentation).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let key_bytes = Self::key_bytes(self.rules);
+        let mut entries = Vec::with_capacity(self.len() * (key_bytes + 2));
+        for (&key, &code) in self.keys.iter().zip(&self.codes) {
+            entries.extend_from_slice(&key.to_le_bytes()[..key_bytes]);
+            entries.push(code.value);
+            entries.push(code.remoteness);
+        }
+        let strong = self.codes.iter().filter(|c| c.is_strong()).count() as u64;
+        let mut bytes = Vec::with_capacity(HEADER_BYTES + entries.len());
+        bytes.extend_from_slice(&MAGIC);
+        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        bytes.push(match self.rules.variant() {
+            Variant::Normal => 0,
+            Variant::Misere => 1,
+        });
+        for field in [
+            self.rules.k(),
+            self.rules.width(),
+            self.rules.height(),
+            self.plies,
+        ] {
+            bytes.push(u8::try_from(field).expect("rules and plies fit a byte"));
+        }
+        bytes.push(key_bytes as u8);
+        bytes.extend_from_slice(&(self.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&strong.to_le_bytes());
+        bytes.extend_from_slice(&fnv1a(&entries).to_le_bytes());
+        bytes.extend_from_slice(&entries);
+        bytes
+    }
+
+    /// Writes the book to `path` (through a temporary file beside it, so that an interrupted
+    /// write never leaves half a book under the name).
+    ///
+    /// # Errors
+    /// [`BookError::Io`] when the file cannot be written.
+    pub fn write(&self, path: &Path) -> Result<(), BookError> {
+        let io = |source| BookError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let partial = path.with_extension("partial");
+        std::fs::write(&partial, self.to_bytes()).map_err(io)?;
+        std::fs::rename(&partial, path).map_err(io)
+    }
+
+    /// Reads a book file.
+    ///
+    /// # Errors
+    /// [`BookError`] when the file cannot be read, or is not a book of this format version, or
+    /// is truncated or corrupted.
+    pub fn read(path: &Path) -> Result<Book, BookError> {
+        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Book::from_bytes(&bytes, path)
+    }
+
+    /// Reads a book file made for `rules`.
+    ///
+    /// # Errors
+    /// As [`Book::read`], and [`BookError::OtherRules`] when the book is of other rules.
+    pub fn read_for(path: &Path, rules: Rules) -> Result<Book, BookError> {
+        let book = Book::read(path)?;
+        if book.rules != rules {
+            return Err(BookError::OtherRules {
+                path: path.to_path_buf(),
+                book: book.rules,
+                wanted: rules,
+            });
+        }
+        Ok(book)
+    }
+
+    /// Reads a book from the bytes of a file; `path` names it in errors.
+    ///
+    /// # Errors
+    /// As [`Book::read`].
+    pub fn from_bytes(bytes: &[u8], path: impl AsRef<Path>) -> Result<Book, BookError> {
+        let path = path.as_ref().to_path_buf();
+        let corrupt = |problem: String| BookError::Corrupt {
+            path: path.clone(),
+            problem,
+        };
+        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+            return Err(BookError::NotABook { path });
+        }
+        if bytes.len() < HEADER_BYTES {
+            return Err(BookError::Length {
+                path,
+                expected: HEADER_BYTES as u64,
+                found: bytes.len() as u64,
+            });
+        }
+        let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8"));
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        if version != FORMAT_VERSION {
+            return Err(BookError::Version {
+                path,
+                found: version,
+            });
+        }
+        let variant = match bytes[10] {
+            0 => Variant::Normal,
+            1 => Variant::Misere,
+            other => return Err(corrupt(format!("variant byte {other} (0 or 1 allowed)"))),
+        };
+        let [k, width, height, plies, key_bytes] = [11, 12, 13, 14, 15].map(|at| bytes[at]);
+        let rules = Rules::new(k.into(), width.into(), height.into(), variant)
+            .map_err(|e| corrupt(format!("its header's rules: {e}")))?;
+        let key_bytes = usize::from(key_bytes);
+        if key_bytes != Self::key_bytes(rules) {
+            return Err(corrupt(format!(
+                "{key_bytes} key bytes for {rules} (it takes {})",
+                Self::key_bytes(rules)
+            )));
+        }
+        let count = u64_at(16);
+        let entry_bytes = key_bytes as u64 + 2;
+        let expected = count
+            .checked_mul(entry_bytes)
+            .and_then(|n| n.checked_add(HEADER_BYTES as u64))
+            .unwrap_or(u64::MAX);
+        if expected != bytes.len() as u64 {
+            return Err(BookError::Length {
+                path,
+                expected,
+                found: bytes.len() as u64,
+            });
+        }
+        let entries = &bytes[HEADER_BYTES..];
+        let (expected_sum, found_sum) = (u64_at(32), fnv1a(entries));
+        if expected_sum != found_sum {
+            return Err(BookError::Checksum {
+                path,
+                expected: expected_sum,
+                found: found_sum,
+            });
+        }
+        let mut keys = Vec::with_capacity(count as usize);
+        let mut codes = Vec::with_capacity(count as usize);
+        for (index, entry) in entries.chunks_exact(key_bytes + 2).enumerate() {
+            let mut key = [0u8; 16];
+            key[..key_bytes].copy_from_slice(&entry[..key_bytes]);
+            let key = u128::from_le_bytes(key);
+            let code = Code {
+                value: entry[key_bytes],
+                remoteness: entry[key_bytes + 1],
+            };
+            if !code.is_valid() {
+                return Err(corrupt(format!(
+                    "entry {index} has value bytes {} {} (value 0-2, plus 4 with remoteness)",
+                    code.value, code.remoteness
+                )));
+            }
+            if keys.last().is_some_and(|&last| last >= key) {
+                return Err(corrupt(format!("entry {index} is out of key order")));
+            }
+            keys.push(key);
+            codes.push(code);
+        }
+        let strong = codes.iter().filter(|c| c.is_strong()).count() as u64;
+        if strong != u64_at(24) {
+            return Err(corrupt(format!(
+                "{strong} strong entries, the header says {}",
+                u64_at(24)
+            )));
+        }
+        let book = Book {
+            rules,
+            plies: plies.into(),
+            keys,
+            codes,
+        };
+        if let Some(&key) = book
+            .keys
+            .iter()
+            .find(|&&key| plies_of_key(rules, key) > book.plies)
+        {
+            return Err(corrupt(format!(
+                "an entry has {} discs, more than its header's {plies}",
+                plies_of_key(rules, key)
+            )));
+        }
+        Ok(book)
+    }
+}
+
+/// Discs of the position with `key` under `rules`: in each column the key holds the column's
+/// discs plus one, a power of two (see [`Position::key`]), so the top set bit of each
+/// column's part sits at the column's height.
+fn plies_of_key(rules: Rules, key: u128) -> u32 {
+    let stride = rules.height() + 1;
+    (0..rules.width())
+        .map(|column| {
+            let part = (key >> (column * stride)) & ((1u128 << stride) - 1);
+            127u32.saturating_sub(part.leading_zeros())
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::notation;
+    use crate::engine::outcome::Player;
+
+    fn sample() -> (Rules, Book, Vec<(Position, Value)>) {
+        let rules = Rules::new(4, 5, 4, Variant::Misere).unwrap();
+        let values: Vec<(Position, Value)> = [
+            ("", GameResult::Win(Player::P2), Some(17)),
+            ("1", GameResult::Win(Player::P2), None),
+            ("3", GameResult::Draw, Some(19)),
+            ("12", GameResult::Win(Player::P1), Some(9)),
+        ]
+        .into_iter()
+        .map(|(moves, result, remoteness)| {
+            let (pos, _) = notation::parse(rules, moves).unwrap();
+            (pos, Value { result, remoteness })
+        })
+        .collect();
+        (rules, Book::from_values(rules, values.clone()), values)
+    }
+
+    #[test]
+    fn values_survive_the_file_and_mirror_images_share_an_entry() {
+        let (rules, book, values) = sample();
+        let read = Book::from_bytes(&book.to_bytes(), "t").unwrap();
+        assert_eq!(read, book);
+        assert_eq!(read.plies(), 2);
+        for (pos, value) in &values {
+            assert_eq!(read.value(pos), Some(*value));
+            assert_eq!(read.value(&pos.mirrored()), Some(*value));
+        }
+        let (absent, _) = notation::parse(rules, "2").unwrap();
+        assert_eq!(read.value(&absent), None);
+        let summary = read.summary();
+        assert_eq!(summary.by_ply, vec![1, 2, 1]);
+        assert_eq!(
+            (summary.strong, summary.wins, summary.draws, summary.losses),
+            (3, 2, 1, 1)
+        );
+    }
+
+    #[test]
+    fn strong_entries_give_the_exact_score_and_weak_ones_its_sign() {
+        // Misère 5x4 (20 cells), P1 to move at ply 0 loses at ply 17: score -(21 - 17).
+        let (_, book, values) = sample();
+        let key = |i: usize| values[i].0.canonical_key().0;
+        assert_eq!(book.score_bounds(key(0), 0), Some((-4, -4)));
+        assert_eq!(book.score_bounds(key(1), 1), Some((1, Score::MAX)));
+        assert_eq!(book.score_bounds(key(2), 1), Some((0, 0)));
+        assert_eq!(book.score_bounds(key(3), 2), Some((10, 10)));
+    }
+
+    #[test]
+    fn damaged_files_are_refused_with_the_reason() {
+        let (rules, book, _) = sample();
+        let bytes = book.to_bytes();
+        let refuse = |bytes: &[u8]| Book::from_bytes(bytes, "b.ckbook").unwrap_err().to_string();
+        assert!(refuse(b"hello").contains("b.ckbook is not a connectk book"));
+        assert!(refuse(&bytes[..bytes.len() - 1]).contains("truncated"));
+        assert!(refuse(&bytes[..30]).contains("truncated"));
+        let mut flipped = bytes.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        assert!(refuse(&flipped).contains("corrupted: its entries have checksum"));
+        let mut version = bytes.clone();
+        version[8] = 9;
+        assert!(refuse(&version).contains("format version 9"));
+        let mut variant = bytes.clone();
+        variant[10] = 7;
+        assert!(refuse(&variant).contains("variant byte 7"));
+        let normal = rules.with_variant(Variant::Normal);
+        let dir = std::env::temp_dir().join(format!("connectk-book-{}", std::process::id()));
+        let path = dir.join("b.ckbook");
+        book.write(&path).unwrap();
+        let err = Book::read_for(&path, normal).unwrap_err().to_string();
+        assert!(
+            err.contains("was made for misere k=4 5x4, not for normal k=4 5x4"),
+            "{err}"
+        );
+        assert_eq!(Book::read_for(&path, rules).unwrap(), book);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn keys_give_their_disc_counts() {
+        let rules = Rules::standard();
+        for moves in ["", "4", "4444", "1234567", "77777712"] {
+            let (pos, _) = notation::parse(rules, moves).unwrap();
+            assert_eq!(plies_of_key(rules, pos.key()), pos.plies(), "{moves}");
+        }
+    }
+}

@@ -1,0 +1,377 @@
+//! Opening books: every entry of small boards' books against brute-force minimax, solves with a
+//! book against solves without, and the `book` subcommand end to end (resume, shards, damaged
+//! and mismatched files).
+
+mod support;
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use connectk::arena::{PerfectSettings, PlayerName};
+use connectk::experiment::book::{BookSpec, Coverage, build};
+use connectk::strategy::MoveProof;
+use connectk::{Book, Column, Depth, Mib, Player, Position, Rules, Solver, Value, Variant};
+use support::binary::connectk;
+use support::brute::Grid;
+use support::replay::replay;
+use support::tree::against_every_reply;
+
+/// Brute-force minimax values, with one memo per set of rules.
+struct Brute {
+    rules: Rules,
+    memo: Option<HashMap<u128, i32>>,
+}
+
+impl Brute {
+    fn new(rules: Rules) -> Brute {
+        Brute {
+            rules,
+            memo: Some(HashMap::new()),
+        }
+    }
+
+    /// The exact value of the unfinished position after `moves`.
+    fn value(&mut self, moves: &[Column]) -> Value {
+        let mut grid = Grid::new(self.rules);
+        for column in moves {
+            grid.drop_disc(column.index() as usize);
+        }
+        let score = grid.minimax(&mut self.memo);
+        let plies = moves.len() as u32;
+        Value::from_score(
+            score,
+            self.rules.cells(),
+            plies,
+            Player::to_move_after(plies),
+        )
+    }
+}
+
+/// Calls `visit` on every unfinished position with at most `plies` discs, each position and its
+/// mirror image once, with moves that reach it.
+fn each_position(rules: Rules, plies: u32, mut visit: impl FnMut(&Position, &[Column])) {
+    let mut seen = HashSet::new();
+    let mut stack = vec![(Position::new(rules), Vec::new())];
+    while let Some((pos, moves)) = stack.pop() {
+        if pos.is_over() || !seen.insert(pos.canonical_key().0) {
+            continue;
+        }
+        visit(&pos, &moves);
+        if pos.plies() < plies {
+            for column in pos.legal_columns() {
+                let mut next = moves.clone();
+                next.push(column);
+                stack.push((pos.played(column).unwrap(), next));
+            }
+        }
+    }
+}
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("connectk-book-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Builds the book of `spec` in `dir` and reads it back from its file.
+fn built(spec: BookSpec, dir: &Path) -> Book {
+    let out = dir.join(Book::file_name(spec.rules));
+    let report = build(spec, &out, &|_| {}).unwrap();
+    assert!(report.gave_up.is_empty());
+    let book = Book::read_for(&out, spec.rules).unwrap();
+    assert_eq!(book, report.book);
+    book
+}
+
+fn spec(rules: Rules, plies: u32, coverage: Coverage, strong_from: u32) -> BookSpec {
+    BookSpec {
+        rules,
+        plies,
+        coverage,
+        strong_from,
+        node_limit: None,
+        table: Mib(4),
+        shard: None,
+    }
+}
+
+/// Checks every entry of `book` against brute force; a complete book must hold every position.
+fn check_every_entry(book: &Book, brute: &mut Brute, complete: bool) {
+    let mut found = 0;
+    each_position(book.rules(), book.plies(), |pos, moves| {
+        let Some(stored) = book.value(pos) else {
+            assert!(
+                !complete,
+                "{}: a complete book lacks {moves:?}",
+                book.rules()
+            );
+            return;
+        };
+        found += 1;
+        let exact = brute.value(moves);
+        let expected = match stored.remoteness {
+            Some(_) => exact,
+            None => Value {
+                remoteness: None,
+                ..exact
+            },
+        };
+        assert_eq!(stored, expected, "{} after {moves:?}", book.rules());
+    });
+    assert_eq!(found, book.len(), "{}: entries not reached", book.rules());
+}
+
+#[test]
+fn complete_books_of_5x4_hold_the_brute_force_values() {
+    for variant in [Variant::Normal, Variant::Misere] {
+        let rules = Rules::new(4, 5, 4, variant).unwrap();
+        let dir = scratch(&format!("all-{variant}"));
+        // Outcome only before ply 3, exact from there: both kinds of entry.
+        let book = built(spec(rules, 7, Coverage::All, 3), &dir);
+        let summary = book.summary();
+        assert_eq!(summary.by_ply[..3], [1, 3, 13], "{rules}: positions by ply");
+        assert_eq!(summary.strong, book.len() as u64 - 17);
+        check_every_entry(&book, &mut Brute::new(rules), true);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[test]
+fn player_books_hold_a_best_move_for_every_position_their_player_meets() {
+    for variant in [Variant::Normal, Variant::Misere] {
+        let rules = Rules::new(4, 5, 4, variant).unwrap();
+        let dir = scratch(&format!("players-{variant}"));
+        let book = built(spec(rules, 9, Coverage::Players, 0), &dir);
+        check_every_entry(&book, &mut Brute::new(rules), false);
+        // Without any time to search, the perfect player of either side proves each of its
+        // moves best from the book alone, whatever the opponent plays, up to ply 9.
+        let settings =
+            PerfectSettings::new(Mib(1), Some(Arc::new(book.clone())), Some(Duration::ZERO));
+        for player in [Player::P1, Player::P2] {
+            let mut perfect = PlayerName::Perfect
+                .build(rules, player, 1, &settings)
+                .unwrap();
+            let mut moves_checked = 0;
+            against_every_reply(rules, player, 9, &mut *perfect, |_, moves, _, p| {
+                assert_eq!(p.last_proof(), Some(MoveProof::Best), "{rules} {moves:?}");
+                moves_checked += 1;
+            });
+            assert!(
+                moves_checked > 100,
+                "{rules} {player}: {moves_checked} positions"
+            );
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[test]
+fn solves_with_a_book_give_the_values_of_solves_without() {
+    for variant in [Variant::Normal, Variant::Misere] {
+        let rules = Rules::new(4, 5, 4, variant).unwrap();
+        let dir = scratch(&format!("agree-{variant}"));
+        // A weak book: exact solves take its outcomes as bounds inside their search.
+        let book = built(spec(rules, 5, Coverage::All, 6), &dir);
+        let mut with = Solver::new(Mib(4)).with_book(book.into());
+        let mut brute = Brute::new(rules);
+        for game in 0..40u64 {
+            let choices: Vec<usize> = (0..20)
+                .map(|i| (game * 7 + i * i * 3 + i) as usize)
+                .collect();
+            let (end, moves) = replay(rules, &choices);
+            for plies in 0..end.plies() {
+                let (pos, _) = replay(rules, &choices[..plies as usize]);
+                let exact = brute.value(&moves[..plies as usize]);
+                assert_eq!(
+                    with.value(&pos, Depth::Strong),
+                    exact,
+                    "{rules} {moves:?} {plies}"
+                );
+            }
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+/// Runs the binary and returns its stdout, asserting success.
+fn run_ok(args: &[&str]) -> String {
+    let out = connectk(args, "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs the binary expecting bad input: exit status 2 and `expected` on stderr.
+fn run_refused(args: &[&str], expected: &str) {
+    let out = connectk(args, "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+}
+
+#[test]
+fn the_book_subcommand_builds_resumes_merges_and_refuses_damaged_books() {
+    let dir = scratch("cli");
+    let file = dir.join("m44.ckbook");
+    let path = file.to_str().unwrap();
+    let board = ["--rules", "misere", "--width", "4", "--height", "4"];
+    let build = |extra: &[&str], out: &str| {
+        let mut args = vec!["book", "build"];
+        args.extend(board);
+        args.extend(["--plies", "6", "--cover", "all", "--out", out]);
+        args.extend(extra);
+        run_ok(&args)
+    };
+    let first = build(&[], path);
+    assert!(first.contains("wrote"), "{first}");
+    let again = build(&[], path);
+    assert!(again.contains(": 0 positions solved, "), "{again}");
+    let bytes = std::fs::read(&file).unwrap();
+    // Two shards and a merge make the same book.
+    let merged = dir.join("merged.ckbook");
+    let merged_path = merged.to_str().unwrap();
+    for shard in ["1/2", "2/2"] {
+        build(&["--shard", shard], merged_path);
+    }
+    let mut args = vec!["book", "merge"];
+    args.extend(board);
+    let shards = [
+        dir.join("merged.shard-1-of-2.csv"),
+        dir.join("merged.shard-2-of-2.csv"),
+    ];
+    let shard_paths: Vec<&str> = shards.iter().map(|p| p.to_str().unwrap()).collect();
+    args.extend(["--out", merged_path]);
+    args.extend(&shard_paths);
+    run_ok(&args);
+    assert_eq!(std::fs::read(&merged).unwrap(), bytes);
+    let info = run_ok(&["book", "info", path]);
+    assert!(
+        info.contains("misere k=4 4x4, positions with up to 6 discs"),
+        "{info}"
+    );
+    let lookup = run_ok(&["book", "lookup", path, "--moves", "12"]);
+    assert!(
+        lookup.contains("misere k=4 4x4 after \"12\": P"),
+        "{lookup}"
+    );
+    // The book answers `solve` at once: no search nodes.
+    let mut solve = vec![
+        "solve",
+        "--book",
+        path,
+        "--moves",
+        "12",
+        "--json",
+        "--value-only",
+    ];
+    solve.extend(board);
+    let json: serde_json::Value = serde_json::from_str(&run_ok(&solve)).unwrap();
+    assert_eq!(json["nodes"], 0);
+    run_refused(
+        &["solve", "--width", "4", "--height", "4", "--book", path],
+        "was made for misere k=4 4x4, not for normal k=4 4x4",
+    );
+    let truncated = dir.join("truncated.ckbook");
+    std::fs::write(&truncated, &bytes[..bytes.len() - 3]).unwrap();
+    run_refused(
+        &["book", "info", truncated.to_str().unwrap()],
+        "is truncated or padded",
+    );
+    let mut flipped = bytes.clone();
+    flipped[50] ^= 0x10;
+    std::fs::write(&truncated, &flipped).unwrap();
+    run_refused(
+        &[
+            "arena",
+            "--p1",
+            "perfect",
+            "--p2",
+            "random",
+            "--book",
+            truncated.to_str().unwrap(),
+        ],
+        "is corrupted",
+    );
+    run_refused(
+        &["book", "info", "/no/such/book"],
+        "cannot access book /no/such/book",
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_solver_keeps_one_book_per_rule_set() {
+    let normal = Rules::new(4, 5, 4, Variant::Normal).unwrap();
+    let misere = Rules::new(4, 5, 4, Variant::Misere).unwrap();
+    // Made-up entries for the empty boards (a solver takes a book as it is): a draw claimed
+    // for each, then a P2 win claimed for normal in a second book of the same rules.
+    let claim = |rules: Rules, result| {
+        let value = Value {
+            result,
+            remoteness: None,
+        };
+        Arc::new(Book::from_values(rules, [(Position::new(rules), value)]))
+    };
+    let mut solver = Solver::new(Mib(1))
+        .with_book(claim(normal, connectk::GameResult::Draw))
+        .with_book(claim(misere, connectk::GameResult::Draw));
+    for rules in [normal, misere] {
+        let value = solver.value(&Position::new(rules), Depth::Weak);
+        assert_eq!(value.result, connectk::GameResult::Draw, "{rules}");
+        assert_eq!(solver.book(rules).unwrap().rules(), rules);
+    }
+    let p2 = connectk::GameResult::Win(Player::P2);
+    let mut solver = solver.with_book(claim(normal, p2));
+    assert_eq!(solver.value(&Position::new(normal), Depth::Weak).result, p2);
+    let value = solver.value(&Position::new(misere), Depth::Weak);
+    assert_eq!(value.result, connectk::GameResult::Draw);
+    let other = Rules::new(4, 5, 5, Variant::Normal).unwrap();
+    assert!(solver.book(other).is_none());
+}
+
+#[test]
+fn committed_books_agree_with_the_solver_on_a_sample() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("books");
+    let mut checked_books = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "ckbook") {
+            continue;
+        }
+        let book = Book::read(&path).unwrap();
+        assert_eq!(
+            path.file_name().unwrap().to_str().unwrap(),
+            Book::file_name(book.rules()),
+            "a default book's name says its rules"
+        );
+        // About 16 entries of every book, spread over its plies, against a fresh solve.
+        let mut held = Vec::new();
+        each_position(book.rules(), book.plies(), |pos, _| {
+            if let Some(value) = book.value(pos) {
+                held.push((*pos, value));
+            }
+        });
+        assert_eq!(held.len(), book.len(), "{}", path.display());
+        let step = (held.len() / 16).max(1);
+        let mut solver = Solver::new(Mib(16));
+        for (pos, stored) in held.iter().step_by(step) {
+            let depth = if stored.remoteness.is_some() {
+                Depth::Strong
+            } else {
+                Depth::Weak
+            };
+            let solved = solver.value(pos, depth);
+            assert_eq!(stored.result, solved.result, "{}", path.display());
+            if depth == Depth::Strong {
+                assert_eq!(*stored, solved, "{}", path.display());
+            }
+        }
+        checked_books += 1;
+    }
+    assert!(checked_books > 0, "books/ holds the default books");
+}

@@ -1,25 +1,15 @@
 //! End-to-end checks of `connectk quarto`: output, exit codes and one-line errors.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod support;
+
+use std::process::Output;
 
 /// Runs `connectk quarto ARGS` with `stdin`.
 fn quarto(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_connectk"))
-        .arg("quarto")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(stdin.as_bytes())
-        .expect("stdin takes input");
-    child.wait_with_output().expect("the binary finishes")
+    let all: Vec<&str> = std::iter::once("quarto")
+        .chain(args.iter().copied())
+        .collect();
+    support::binary::connectk(&all, stdin)
 }
 
 fn text(bytes: &[u8]) -> String {

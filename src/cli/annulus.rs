@@ -69,16 +69,7 @@ pub struct MergeArgs {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if args.k_min < 2 || args.k_min > args.k_max {
-        anyhow::bail!(
-            "bad k range {}..{}: the sweep covers k >= 2, so use 2 <= --k-min <= --k-max",
-            args.k_min,
-            args.k_max
-        );
-    }
-    if args.max_cells == 0 {
-        anyhow::bail!("--max-cells 0 selects no board: use at least 1");
-    }
+    super::check_grid(args.k_min, args.k_max, args.max_cells, "the sweep")?;
     super::check_memory("--table-mb", args.table_mb, super::workers(args.threads))?;
     super::in_worker_pool(args.threads, || solve(&args))
 }

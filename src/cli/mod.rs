@@ -208,6 +208,20 @@ fn check_memory(option: &str, table: connectk::Mib, copies: usize) -> anyhow::Re
     Ok(())
 }
 
+/// Refuses a sweep grid that selects nothing: a k range that is empty or starts below 2, or
+/// `--max-cells 0`; `sweep` names what the grid is for in the message.
+fn check_grid(k_min: u32, k_max: u32, max_cells: u32, sweep: &str) -> anyhow::Result<()> {
+    if k_min < 2 || k_min > k_max {
+        anyhow::bail!(
+            "bad k range {k_min}..{k_max}: {sweep} covers k >= 2, so use 2 <= --k-min <= --k-max"
+        );
+    }
+    if max_cells == 0 {
+        anyhow::bail!("--max-cells 0 selects no board: use at least 1");
+    }
+    Ok(())
+}
+
 /// The number of workers a pool of `threads` threads has (`None`: one per core).
 fn workers(threads: Option<usize>) -> usize {
     threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

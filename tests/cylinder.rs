@@ -386,10 +386,13 @@ fn a_diagonal_winds_around_a_narrow_cylinder() {
     assert!(!pos.is_over());
 }
 
-/// The flat search is the one it was before cylinders: the node counts of the cheap benchmark
-/// sets (64 MiB, one thread) are those `connectk bench` gave before the topology existed.
+/// The flat search is not changed by the topology's code: the node counts of the cheap
+/// benchmark sets (64 MiB, one thread) are pinned to what `connectk bench` gives on flat boards.
+/// They were those of the search before cylinders existed until the exact search began asking
+/// its questions from both ends of the score range (issue 19), which set them anew; a
+/// deliberate change of the search updates them, an accidental one fails here.
 #[test]
-fn the_flat_search_visits_the_same_nodes_as_before_cylinders() {
+fn the_flat_search_visits_the_pinned_node_counts() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data");
     let settings = Settings {
         table: Mib(64),
@@ -398,11 +401,11 @@ fn the_flat_search_visits_the_same_nodes_as_before_cylinders() {
         reference: false,
     };
     for (set, nodes) in [
-        ("empty-small", 16_181),
-        ("misere-7x6-late", 3_890),
-        ("misere-7x6-middle", 128_244),
-        ("normal-7x6-late", 74),
-        ("normal-7x6-middle", 434),
+        ("empty-small", 12_971),
+        ("misere-7x6-late", 4_640),
+        ("misere-7x6-middle", 111_040),
+        ("normal-7x6-late", 35),
+        ("normal-7x6-middle", 437),
     ] {
         let result = run_set(&dir.join(format!("{set}.csv")), settings).unwrap();
         assert_eq!(result.nodes, nodes, "{set}");

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::engine::outcome::{GameResult, Player};
+use crate::engine::rules::Variant;
 
 /// A search score, from the point of view of the side to move.
 ///
@@ -24,6 +25,60 @@ pub fn win_at(cells: u32, q: u32) -> Score {
 #[inline]
 pub fn loss_at(cells: u32, q: u32) -> Score {
     -win_at(cells, q)
+}
+
+/// The scores a position with `empty` empty cells can have under `variant`, for snapping
+/// bounds to them.
+///
+/// A game ends on a ply of a known parity for each outcome: under normal rules the side to
+/// move wins with one of its own discs (plies 1, 3, 5, ... from now) and loses with one of
+/// the opponent's (plies 2, 4, ...); under misère rules the other way round. So the positive
+/// scores `win_at(cells, q)` all have one parity and the negative ones the other, and a null
+/// window between two scores of a parity asks the same question as one at either end.
+#[derive(Clone, Copy, Debug)]
+pub struct Achievable {
+    /// `empty` for normal rules, `empty - 1` for misère: positive scores have its parity.
+    win_parity: Score,
+}
+
+impl Achievable {
+    /// The achievable scores of a position with `empty` empty cells under `variant`.
+    pub fn new(empty: u32, variant: Variant) -> Achievable {
+        let empty = empty as Score;
+        Achievable {
+            win_parity: match variant {
+                Variant::Normal => empty,
+                Variant::Misere => empty - 1,
+            },
+        }
+    }
+
+    /// Whether the position can have this score, if it lies within the empty cells' span.
+    pub fn contains(self, score: Score) -> bool {
+        match score.signum() {
+            0 => true,
+            1 => (score - self.win_parity) % 2 == 0,
+            _ => (score - self.win_parity) % 2 != 0,
+        }
+    }
+
+    /// The smallest achievable score at least `score`.
+    pub fn at_least(self, score: Score) -> Score {
+        if self.contains(score) {
+            score
+        } else {
+            score + 1
+        }
+    }
+
+    /// The largest achievable score at most `score`.
+    pub fn at_most(self, score: Score) -> Score {
+        if self.contains(score) {
+            score
+        } else {
+            score - 1
+        }
+    }
 }
 
 /// The game-theoretic value of a position under perfect play.
@@ -67,6 +122,39 @@ impl Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every score a game can end with, from a position with `empty` cells left, is achievable,
+    /// and snapping never skips one.
+    #[test]
+    fn achievable_scores_are_the_ends_of_games() {
+        for variant in [Variant::Normal, Variant::Misere] {
+            for empty in 1..12u32 {
+                let cells = 42;
+                let plies = cells - empty;
+                let achievable = Achievable::new(empty, variant);
+                let mut ends = vec![0];
+                for q in plies + 1..=cells {
+                    // Normal: the mover's own discs win (q - plies odd); misère: they lose.
+                    let mover_disc = (q - plies) % 2 == 1;
+                    let mover_wins = mover_disc == (variant == Variant::Normal);
+                    let score = win_at(cells, q);
+                    ends.push(if mover_wins { score } else { -score });
+                }
+                for score in -(empty as Score)..=empty as Score {
+                    assert_eq!(
+                        achievable.contains(score),
+                        ends.contains(&score),
+                        "{variant:?} {empty} {score}"
+                    );
+                    let up = achievable.at_least(score);
+                    let down = achievable.at_most(score);
+                    assert!(achievable.contains(up) && achievable.contains(down));
+                    assert!(!ends.iter().any(|&e| (score..up).contains(&e)));
+                    assert!(!ends.iter().any(|&e| (down + 1..=score).contains(&e)));
+                }
+            }
+        }
+    }
 
     #[test]
     fn scores_round_trip_to_remoteness() {

@@ -2,8 +2,8 @@
 
 use std::marker::PhantomData;
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicU64, fence};
 
 use crate::engine::bits::Bits;
 use crate::engine::position::Position;
@@ -19,6 +19,14 @@ const NO_UPPER: i16 = i16::MAX;
 const NO_MOVE: u8 = u8::MAX;
 /// The bucket's lock: the top bit of its first entry's data word.
 const LOCKED: u64 = 1 << 63;
+/// The bits of a data word that hold an entry's [`Data`]; above them, the first entry's data
+/// word of a bucket holds the bucket's version (see [`Table::get`]) and its lock.
+const PAYLOAD: u64 = (1 << 48) - 1;
+/// The bucket's version: bits 48-62 of its first entry's data word, counting the writes to
+/// the bucket (modulo 2^15) in a shared table.
+const VERSION: u64 = !PAYLOAD & !LOCKED;
+/// One write, in the version bits.
+const VERSION_STEP: u64 = 1 << 48;
 
 /// The stored part of an entry besides its key, packed into one data word: bits 0-15 the lower
 /// bound, 16-31 the upper bound, 32-39 the best column, 40-47 the work (base-2 logarithm of
@@ -86,9 +94,13 @@ pub struct Learned {
 ///
 /// An entry is a run of 64-bit words: the key's words, then its data word, padded to a power
 /// of two (2 words for 64-bit keys, 4 for 128-bit keys). The words are atomics so that several
-/// searching threads can share one table (see [`Table::shared`]); a shared table locks a
-/// bucket while it reads or writes it, so no thread ever sees half of another's entry. An
-/// unshared table skips the lock (relaxed atomic loads and stores cost what plain ones do).
+/// searching threads can share one table (see [`Table::shared`]). A shared table locks a
+/// bucket while it writes it, and counts the writes in the bucket's version; a read takes no
+/// lock, but checks that the version was the same, and the bucket unlocked, before and after
+/// it read the entries, and is a miss otherwise, so no thread ever uses half of another's
+/// entry. (Locking for reads too made two threads slower than one on the 7x6 outcome: every
+/// probe of a child's entry then held a locked instruction, which waits for its cache line.)
+/// An unshared table skips both (relaxed atomic loads and stores cost what plain ones do).
 pub struct Table<B: Bits> {
     words: Vec<AtomicU64>,
     bucket_mask: usize,
@@ -172,6 +184,9 @@ impl<B: Bits> Table<B> {
         loop {
             let data = word.fetch_or(LOCKED, Acquire);
             if data & LOCKED == 0 {
+                // The entries' stores below must not be seen before the lock: a reader that
+                // sees one of them then sees the lock (or a later version) when it looks again.
+                fence(Release);
                 return data;
             }
             while word.load(Relaxed) & LOCKED != 0 {
@@ -180,12 +195,18 @@ impl<B: Bits> Table<B> {
         }
     }
 
-    /// Unlocks the bucket whose first word is `at`, leaving `first_data` (without the lock
-    /// bit) as its first entry's data word.
+    /// Unlocks the bucket whose first word is `at`, whose first data word was `locked` when
+    /// [`Table::lock`] returned it, leaving `first` as its first entry's data and, in a shared
+    /// table, the version one write further.
     #[inline]
-    fn unlock(&self, at: usize, first_data: u64) {
-        let ordering = if self.shared { Release } else { Relaxed };
-        self.words[at + Self::KEY_WORDS].store(first_data, ordering);
+    fn unlock(&self, at: usize, locked: u64, first: u64) {
+        let word = &self.words[at + Self::KEY_WORDS];
+        if self.shared {
+            let version = locked.wrapping_add(VERSION_STEP) & VERSION;
+            word.store(first & PAYLOAD | version, Release);
+        } else {
+            word.store(first & PAYLOAD, Relaxed);
+        }
     }
 
     /// Starts loading `key`'s bucket into the cache, so that a later [`Table::get`] or
@@ -208,11 +229,20 @@ impl<B: Bits> Table<B> {
     }
 
     /// The bounds stored for `key`, if its bucket holds it.
+    ///
+    /// In a shared table a bucket that is being written, or that was written while this read
+    /// it, counts as a miss (always sound: a miss only costs a search). The check misses a
+    /// torn read only if exactly a multiple of 2^15 writes to this one bucket fell between its
+    /// two looks at the version, a few nanoseconds apart.
     #[inline]
     pub fn get(&self, key: B) -> Option<Known> {
         let at = self.bucket(key);
         let second = at + Self::ENTRY_WORDS;
-        let first_data = self.lock(at);
+        let version_word = &self.words[at + Self::KEY_WORDS];
+        let first_data = version_word.load(Acquire);
+        if first_data & LOCKED != 0 {
+            return None;
+        }
         let found = if self.key_at(at) == key {
             Some(first_data)
         } else if self.key_at(second) == key {
@@ -220,7 +250,13 @@ impl<B: Bits> Table<B> {
         } else {
             None
         };
-        self.unlock(at, first_data);
+        if self.shared {
+            // Pairs with the writer's release fence after taking the lock (see `Table::lock`).
+            fence(Acquire);
+            if version_word.load(Relaxed) != first_data {
+                return None;
+            }
+        }
         found.map(|word| {
             let data = Data::unpack(word);
             Known {
@@ -258,7 +294,8 @@ impl<B: Bits> Table<B> {
         let at = self.bucket(key);
         let second = at + Self::ENTRY_WORDS;
         let second_data = &self.words[second + Self::KEY_WORDS];
-        let mut first_data = self.lock(at);
+        let locked = self.lock(at);
+        let mut first_data = locked & PAYLOAD;
         if self.key_at(at) == key {
             first_data = merge(first_data);
         } else if self.key_at(second) == key {
@@ -273,7 +310,7 @@ impl<B: Bits> Table<B> {
             self.set_key(second, key);
             second_data.store(fresh.pack(), Relaxed);
         }
-        self.unlock(at, first_data);
+        self.unlock(at, locked, first_data);
     }
 }
 

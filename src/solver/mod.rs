@@ -9,6 +9,7 @@ mod order;
 pub(crate) mod pairing;
 #[cfg(test)]
 mod plain;
+mod probe;
 pub mod reference;
 mod score;
 mod search;

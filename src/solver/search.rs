@@ -15,7 +15,8 @@ use super::book::Book;
 use super::busy::Busy;
 use super::expand::{Expansion, bound_by_strategies, expand};
 use super::order::{MoveOrder, Ranked};
-use super::score::{Achievable, Score};
+use super::probe::ScoreSearch;
+use super::score::Score;
 use super::table::{Learned, NEAR_LEAF_EMPTY, Tables, near_leaf};
 
 /// Nodes with at least this many empty cells try an enhanced transposition cutoff first: one
@@ -263,62 +264,18 @@ impl<B: Bits> Search<B> {
         self.nodes > self.node_limit
     }
 
-    /// The exact score of a non-terminal position, by a sequence of null-window searches.
-    ///
-    /// The first asks for the sign (does the mover win?). After it the score lies on one side of
-    /// zero, between a bound near zero (a late end of the game) and a bound far from it (an
-    /// early end). A question near zero is a deep search, costly whatever its answer; a question
-    /// far from zero is a shallow one, as no line can end the game sooner than its plies allow.
-    /// So the search asks from both ends: near zero one achievable step past the bound (see
-    /// [`Achievable`]: MTD(f), Plaat et al. 1996, which settles the late ends typical of whole
-    /// games in one or two questions), and from the far end in steps that double (which settles
-    /// a quick end in a few shallow questions), each time at the end whose last question cost
-    /// fewer nodes. (Normal 7x6: the empty board, a late win, 340 M nodes by the bisection
-    /// before, 117 M this way on one thread; a win in 9 plies at ply 8, 1.49 M nodes by MTD(f)
-    /// alone, which climbed one step at a time, 36 k here.)
+    /// The exact score of a non-terminal position, by a sequence of null-window searches
+    /// whose questions [`ScoreSearch`] chooses.
     pub fn exact(&mut self, pos: &Position<B>) -> Score {
-        let achievable = Achievable::new(pos.empty_cells(), pos.rules().variant());
-        let span = pos.empty_cells() as Score;
-        let (mut lower, mut upper) = (achievable.at_least(-span), achievable.at_most(span));
-        // Nodes of the last question at each end; the far end starts free.
-        let (mut near_cost, mut far_cost) = (0, 0);
-        // The next far question's distance from the far bound, in achievable steps.
-        let mut far_steps = 1;
-        let mut first = true;
-        while lower < upper {
-            let win = lower >= 0;
-            let near = first || near_cost <= far_cost;
-            // Every question is "is the score above `probe`?", with `lower <= probe < upper`.
-            let probe = if first {
-                0
-            } else if near {
-                if win {
-                    lower
-                } else {
-                    achievable.at_most(upper - 1)
-                }
-            } else if win {
-                achievable.at_most(upper - 2 * far_steps).max(lower)
-            } else {
-                (achievable.at_least(lower + 2 * far_steps) - 1).min(upper - 1)
-            };
+        let mut search = ScoreSearch::new(pos.empty_cells(), pos.rules().variant());
+        while let Some((front, probe)) = search.next() {
             let before = self.nodes;
             let r = self.negamax(pos, probe, probe + 1);
-            let cost = self.nodes - before;
-            if r <= probe {
-                upper = achievable.at_most(r);
-            } else {
-                lower = achievable.at_least(r);
-            }
-            if near {
-                near_cost = cost;
-            } else {
-                far_cost = cost;
-                far_steps *= 2;
-            }
-            first = false;
+            search.record(front, probe, r, self.nodes - before);
         }
-        lower
+        search
+            .settled()
+            .expect("the questions end when the score is settled")
     }
 
     /// A score of a non-terminal position with the right sign (win, draw or loss) only.

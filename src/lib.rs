@@ -37,6 +37,6 @@ pub use engine::rules::{
 pub use solver::book::{self, Book, BookError};
 pub use solver::reference;
 pub use solver::{
-    Budget, DEFAULT_ONE_ROW, DEFAULT_TABLE, Depth, Method, Mib, MibError, MoveValue, Solution,
-    Solver, Value, rank,
+    Budget, DEFAULT_ONE_ROW, DEFAULT_TABLE, Depth, Keeping, Method, Mib, MibError, MoveValue,
+    Solution, Solver, Value, rank,
 };

@@ -102,3 +102,51 @@ fn the_perfect_player_keeps_the_value_against_every_reply() {
         }
     }
 }
+
+/// `Solver::keeping_moves` against brute force, in every position of random games on small
+/// boards: without a deadline it settles every move and returns exactly the moves that keep
+/// the value; with a deadline already passed it still returns at least one move, and only
+/// moves that keep the value.
+#[test]
+fn keeping_moves_are_the_moves_that_keep_the_value() {
+    use connectk::{Position, Solver};
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(19);
+    for (k, width, height) in [(4, 4, 4), (4, 5, 3), (3, 4, 3), (3, 3, 4)] {
+        for variant in [Variant::Normal, Variant::Misere] {
+            let rules = Rules::new(k, width, height, variant).unwrap();
+            let mut memo = Some(HashMap::new());
+            let mut solver = Solver::new(Mib(2));
+            for _ in 0..20 {
+                let mut pos = Position::new(rules);
+                let mut moves = Vec::new();
+                while !pos.is_over() {
+                    let before = brute(rules, &moves, &mut memo);
+                    let keeps: Vec<Column> = pos
+                        .legal_columns()
+                        .into_iter()
+                        .filter(|&c| {
+                            let mut after = moves.clone();
+                            after.push(c);
+                            brute(rules, &after, &mut memo).result == before.result
+                        })
+                        .collect();
+                    let line = connectk::notation::format(rules, &moves);
+                    let all = solver.keeping_moves(&pos, None);
+                    assert!(all.complete, "{rules} {line}");
+                    assert_eq!(all.value.result, before.result, "{rules} {line}");
+                    assert_eq!(all.moves, keeps, "{rules} {line}");
+                    // A fresh solver, so that nothing is settled from the table already.
+                    let hurried = Solver::new(Mib(1))
+                        .keeping_moves(&pos, Some(std::time::Instant::now()));
+                    assert!(!hurried.moves.is_empty(), "{rules} {line}");
+                    assert!(hurried.moves.iter().all(|c| keeps.contains(c)), "{rules} {line}");
+                    let legal = pos.legal_columns();
+                    let column = legal[rng.random_range(0..legal.len())];
+                    pos.play(column).unwrap();
+                    moves.push(column);
+                }
+            }
+        }
+    }
+}

@@ -136,6 +136,7 @@ impl Strategy for Perfect {
         if pos.is_over() {
             return Err(no_moves());
         }
+        let deadline = self.settings.move_time.map(|time| start + time);
         let solver = self.solver.as_mut().expect("held until dropped");
         let keeping = match book_moves(solver.book(pos.rules()).map(Arc::as_ref), pos) {
             Some(BookMoves::Best(best)) => {
@@ -146,24 +147,33 @@ impl Strategy for Perfect {
                 return best.iter().min_by_key(key).copied().ok_or_else(no_moves);
             }
             Some(BookMoves::Keeping(keeping)) => keeping,
-            None => solver.solve_with_best_moves(pos, Depth::Weak).best_moves,
+            None => {
+                let found = solver.keeping_moves(pos, deadline);
+                KeepingMoves {
+                    moves: found.moves,
+                    complete: found.complete,
+                }
+            }
         };
-        let best = if keeping.len() == 1 {
+        let best = if !keeping.complete {
+            // A move left unsettled might be the fastest win: none can be proven best.
+            None
+        } else if keeping.moves.len() == 1 {
             // The only move that keeps the value is the best one.
-            Some(keeping.clone())
+            Some(keeping.moves.clone())
         } else {
             let exact = |s: &mut Solver| s.solve_with_best_moves(pos, Depth::Strong).best_moves;
-            match self.settings.move_time {
+            match deadline {
                 None => Some(exact(solver)),
-                Some(time) => {
-                    let left = time.saturating_sub(start.elapsed());
+                Some(deadline) => {
+                    let left = deadline.saturating_duration_since(Instant::now());
                     solver.limited(Budget::time(left), exact)
                 }
             }
         };
         let (moves, proof) = match best {
             Some(best) => (best, MoveProof::Best),
-            None => (safest(pos, keeping), MoveProof::KeepsValue),
+            None => (safest(pos, keeping.moves), MoveProof::KeepsValue),
         };
         self.last = Some(proof);
         pick(&mut self.rng, &moves).ok_or_else(no_moves)
@@ -174,23 +184,32 @@ impl Strategy for Perfect {
     }
 }
 
+/// Moves proven to keep a position's value.
+struct KeepingMoves {
+    /// The moves (at least one).
+    moves: Vec<Column>,
+    /// Whether they are all the moves that keep the value (every legal move was settled).
+    complete: bool,
+}
+
 /// What an opening book says about the moves of a position it holds.
 enum BookMoves {
     /// The book's moves that are proven best (fastest win, slowest loss, or a draw).
     Best(Vec<Column>),
     /// The book's moves proven to keep the value, none of them proven best.
-    Keeping(Vec<Column>),
+    Keeping(KeepingMoves),
 }
 
 /// The moves of `pos` that `book` proves to keep its value: moves to positions it holds (or
 /// that end the game) with the same outcome, best when both values are exact and the move's
 /// remoteness is the position's. `None` when the book does not hold `pos` or any such move.
 /// (A book of a player's tree holds one move of each of its positions, a book of every
-/// position all of them.)
+/// position all of them; the keeping moves are complete only when the book holds every move.)
 fn book_moves(book: Option<&Book>, pos: &Position) -> Option<BookMoves> {
     let value = book?.value(pos)?;
     let mut best = Vec::new();
     let mut keeping = Vec::new();
+    let mut complete = true;
     for column in pos.legal_columns() {
         let child = pos.played(column).expect("legal column");
         let after = match child.outcome() {
@@ -198,6 +217,7 @@ fn book_moves(book: Option<&Book>, pos: &Position) -> Option<BookMoves> {
             None => book?.value(&child).map(|v| (v.result, v.remoteness)),
         };
         let Some((result, remoteness)) = after else {
+            complete = false;
             continue;
         };
         if result != value.result {
@@ -211,7 +231,10 @@ fn book_moves(book: Option<&Book>, pos: &Position) -> Option<BookMoves> {
     if !best.is_empty() {
         Some(BookMoves::Best(best))
     } else if !keeping.is_empty() {
-        Some(BookMoves::Keeping(keeping))
+        Some(BookMoves::Keeping(KeepingMoves {
+            moves: keeping,
+            complete,
+        }))
     } else {
         None
     }

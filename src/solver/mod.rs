@@ -4,6 +4,7 @@ pub(crate) mod base_pairs;
 pub mod book;
 mod busy;
 mod expand;
+mod keeping;
 mod memory;
 mod order;
 pub(crate) mod pairing;
@@ -27,6 +28,7 @@ use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
 
 pub use book::Book;
+pub use keeping::Keeping;
 pub use memory::{Mib, MibError};
 pub use score::{Score, Value};
 use search::Search;

@@ -304,9 +304,10 @@ impl Drop for Lease<'_> {
     }
 }
 
-/// The book player's move among the `best` moves of `pos`: the one to the position with the
-/// smallest canonical key, the choice [`crate::arena::Perfect`] makes from a book, whichever
-/// mirror image of the position it meets.
+/// The book player's move among the `best` moves of `pos` (the fastest wins or slowest losses,
+/// or for an outcome-only entry the moves found to keep the value): the one to the position
+/// with the smallest canonical key, the choice [`crate::arena::Perfect`] makes from a book,
+/// whichever mirror image of the position it meets.
 fn book_move(pos: &Position, best: &[Column]) -> Column {
     *best
         .iter()
@@ -321,6 +322,12 @@ fn key_of(pos: &Position) -> String {
 
 /// Solves one position of the spec: its value, and in a player's tree its book move; `None`
 /// when the search passed the node limit.
+///
+/// An exact entry's move is the fastest win or slowest loss. An outcome-only entry's move is
+/// the first move proven to keep the value ([`Solver::keeping_moves`] with no time to settle
+/// the others): settling every move would cost, for a move that throws the game away, far more
+/// than the position's own proof (misère 7x6 after one disc: the answer on top is settled at
+/// once, another answer took minutes).
 fn solve(spec: BookSpec, solver: &mut Solver, node: &Node) -> Option<BookRow> {
     let start = Instant::now();
     let pos = &node.pos;
@@ -334,21 +341,31 @@ fn solve(spec: BookSpec, solver: &mut Solver, node: &Node) -> Option<BookRow> {
         time: None,
     };
     let with_move = spec.coverage != super::Coverage::All;
-    let solution = solver.limited(budget, |s| {
-        if with_move {
-            s.solve_with_best_moves(pos, depth)
-        } else {
-            s.solve_at(pos, depth)
+    let (value, moves, nodes) = solver.limited(budget, |s| {
+        let before = s.nodes();
+        match (with_move, depth) {
+            (false, _) => {
+                let solution = s.solve_at(pos, depth);
+                (solution.value, Vec::new(), solution.nodes)
+            }
+            (true, Depth::Strong) => {
+                let solution = s.solve_with_best_moves(pos, depth);
+                (solution.value, solution.best_moves, solution.nodes)
+            }
+            (true, Depth::Weak) => {
+                let keeping = s.keeping_moves(pos, Some(Instant::now()));
+                (keeping.value, keeping.moves, s.nodes() - before)
+            }
         }
     })?;
     Some(BookRow {
         key: key_of(pos),
         moves: notation::format(spec.rules, &node.moves),
         plies: pos.plies(),
-        outcome: solution.value.result.label().to_string(),
-        remoteness: solution.value.remoteness,
-        best: with_move.then(|| book_move(pos, &solution.best_moves).number()),
-        nodes: solution.nodes,
+        outcome: value.result.label().to_string(),
+        remoteness: value.remoteness,
+        best: with_move.then(|| book_move(pos, &moves).number()),
+        nodes,
         ms: start.elapsed().as_secs_f64() * 1e3,
     })
 }

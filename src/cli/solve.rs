@@ -141,6 +141,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let advice = if exact_row {
             "an exact solve of a one-row board needs the main search; --weak gives the \
              outcome at once (one-row solver), or raise the limit"
+        } else if args.weak {
+            "raise the limit"
         } else {
             "raise the limit, or try --weak (outcome only)"
         };

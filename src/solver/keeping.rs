@@ -19,8 +19,8 @@ const ROUND_GROWTH: u64 = 8;
 pub struct Keeping {
     /// The value of the position (outcome only).
     pub value: Value,
-    /// Moves proven to keep the value, in column order; at least one for an unfinished
-    /// position.
+    /// Moves proven to keep the value, the cheapest to prove first (fewest nodes, then column
+    /// order); at least one for an unfinished position.
     pub moves: Vec<Column>,
     /// Whether every legal move was settled, so that `moves` holds all the moves that keep the
     /// value; false when time ran out with some moves unsettled.
@@ -38,7 +38,8 @@ impl Solver {
     /// can take a search far longer than the position's own proof (misère 7x6 after one disc:
     /// the second player's answer on top is settled at once, another answer took minutes). So
     /// the cheap moves are found first, and the costly ones, when time runs out, are left
-    /// unsettled (and are never played, as nothing proves they keep the value).
+    /// unsettled (and are never played, as nothing proves they keep the value). The first
+    /// round, a few milliseconds, always runs to its end; the deadline ends a later round.
     pub fn keeping_moves(&mut self, pos: &Position, deadline: Option<Instant>) -> Keeping {
         let value = self.value(pos, Depth::Weak);
         let legal = if pos.is_over() {
@@ -54,7 +55,8 @@ impl Solver {
                 complete: true,
             };
         }
-        let mut keeping = Vec::new();
+        // Moves proven to keep the value, with the nodes each proof took.
+        let mut keeping: Vec<(u64, Column)> = Vec::new();
         let mut unsettled = legal;
         let mut nodes = FIRST_ROUND_NODES;
         while !unsettled.is_empty() {
@@ -65,16 +67,18 @@ impl Solver {
             let mut still = Vec::new();
             for column in unsettled {
                 let child = pos.played(column).expect("legal column");
-                // Once a keeping move is known, the deadline bounds each search too.
+                // Past the first round, once a keeping move is known, the deadline bounds each
+                // search too.
                 let time = deadline
-                    .filter(|_| !keeping.is_empty())
+                    .filter(|_| !keeping.is_empty() && nodes > FIRST_ROUND_NODES)
                     .map(|d| d.saturating_duration_since(Instant::now()));
                 let budget = Budget {
                     nodes: Some(nodes),
                     time,
                 };
+                let before = self.nodes();
                 match self.limited(budget, |s| s.achieves(&child, None, value)) {
-                    Some(true) => keeping.push(column),
+                    Some(true) => keeping.push((self.nodes() - before, column)),
                     Some(false) => {}
                     None => still.push(column),
                 }
@@ -85,7 +89,7 @@ impl Solver {
         keeping.sort_unstable();
         Keeping {
             value,
-            moves: keeping,
+            moves: keeping.into_iter().map(|(_, column)| column).collect(),
             complete: unsettled.is_empty(),
         }
     }

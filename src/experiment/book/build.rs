@@ -304,10 +304,9 @@ impl Drop for Lease<'_> {
     }
 }
 
-/// The book player's move among the `best` moves of `pos` (the fastest wins or slowest losses,
-/// or for an outcome-only entry the moves found to keep the value): the one to the position
-/// with the smallest canonical key, the choice [`crate::arena::Perfect`] makes from a book,
-/// whichever mirror image of the position it meets.
+/// The book player's move among the `best` moves of `pos` (the fastest wins or slowest
+/// losses): the one to the position with the smallest canonical key, the choice
+/// [`crate::arena::Perfect`] makes from a book, whichever mirror image of the position it meets.
 fn book_move(pos: &Position, best: &[Column]) -> Column {
     *best
         .iter()
@@ -323,11 +322,13 @@ fn key_of(pos: &Position) -> String {
 /// Solves one position of the spec: its value, and in a player's tree its book move; `None`
 /// when the search passed the node limit.
 ///
-/// An exact entry's move is the fastest win or slowest loss. An outcome-only entry's move is
-/// the first move proven to keep the value ([`Solver::keeping_moves`] with no time to settle
-/// the others): settling every move would cost, for a move that throws the game away, far more
-/// than the position's own proof (misère 7x6 after one disc: the answer on top is settled at
-/// once, another answer took minutes).
+/// An exact entry's move is the fastest win or slowest loss (of those, the one to the smallest
+/// canonical key). An outcome-only entry's move is the one proven to keep the value with the
+/// fewest nodes in the first round of [`Solver::keeping_moves`] (with no time to settle the
+/// others): settling every move would cost, for a move that throws the game away, far more than
+/// the position's own proof (misère 7x6 after one disc: the answer on top is settled at once,
+/// another answer took minutes), and the cheapest proof keeps the book's tree where proofs stay
+/// cheap.
 fn solve(spec: BookSpec, solver: &mut Solver, node: &Node) -> Option<BookRow> {
     let start = Instant::now();
     let pos = &node.pos;
@@ -364,7 +365,10 @@ fn solve(spec: BookSpec, solver: &mut Solver, node: &Node) -> Option<BookRow> {
         plies: pos.plies(),
         outcome: value.result.label().to_string(),
         remoteness: value.remoteness,
-        best: with_move.then(|| book_move(pos, &moves).number()),
+        best: with_move.then(|| match depth {
+            Depth::Strong => book_move(pos, &moves).number(),
+            Depth::Weak => moves[0].number(),
+        }),
         nodes,
         ms: start.elapsed().as_secs_f64() * 1e3,
     })

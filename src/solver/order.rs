@@ -6,7 +6,7 @@ use crate::engine::position::Position;
 use crate::engine::rules::Variant;
 
 /// Added to the rank of a bottom-row move that [`MoveOrder::sort`] puts first: more than any
-/// difference of ranks (at most 2 * 128 threats, times 256, plus a column rank below 256).
+/// difference of ranks (at most 5 * 128 threat points, times 256, plus a column rank below 256).
 const BOTTOM_FIRST: i32 = 1 << 20;
 
 /// A move of a node's list, with what ranking it found out.
@@ -71,14 +71,18 @@ impl<B: Bits> MoveOrder<B> {
         }
     }
 
-    /// How much a move that leaves the mover with the completing cells `own` is worth.
+    /// How much a move `m` that leaves the mover with the completing cells `own` is worth.
     ///
     /// Normal rules: more threats first, and a threat on a row of the mover's parity (odd rows
     /// for the first player, even rows for the second) counts double: in the endgame the
     /// columns fill up in pairs, so it is the threats of the right parity that zugzwang lets
-    /// their owner cash in. Misère rules: fewer cells the mover must never fill first.
+    /// their owner cash in. A threat directly above a playable cell counts once more: the
+    /// opponent can no longer play in that column, which narrows its choices at once (the
+    /// weighting of Steininger's solver `c4` puts such threats first too; here 11% fewer nodes
+    /// on Pons's Begin-Medium and Middle-Medium sets and on normal 7x6 after "4444").
+    /// Misère rules: fewer cells the mover must never fill first.
     #[inline]
-    fn threat_priority(&self, pos: &Position<B>, own: B) -> i32 {
+    fn threat_priority(&self, pos: &Position<B>, m: B, own: B) -> i32 {
         match self.variant {
             Variant::Normal => {
                 let parity = if pos.plies().is_multiple_of(2) {
@@ -86,7 +90,9 @@ impl<B: Bits> MoveOrder<B> {
                 } else {
                     !self.odd_rows
                 };
-                (own.count_ones() + (own & parity).count_ones()) as i32
+                let above_playable = own & (pos.layout().playable(pos.mask() | m) << 1);
+                (2 * (own.count_ones() + (own & parity).count_ones()) + above_playable.count_ones())
+                    as i32
             }
             Variant::Misere => -(own.count_ones() as i32),
         }
@@ -115,7 +121,8 @@ impl<B: Bits> MoveOrder<B> {
             let rank = if m == above_last && self.variant == Variant::Misere && !bottom_first {
                 i32::MAX
             } else {
-                let rank = self.threat_priority(pos, own) * 256 + self.column_rank[column as usize];
+                let rank =
+                    self.threat_priority(pos, m, own) * 256 + self.column_rank[column as usize];
                 if bottom_first && !(m & self.bottom).is_empty() {
                     rank + BOTTOM_FIRST
                 } else {

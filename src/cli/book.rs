@@ -80,7 +80,9 @@ struct BuildArgs {
     out: PathBuf,
 }
 
-/// Join the CSV files of `book build --shard` tasks into one book.
+/// Join the CSV files of book builds of one board into one book: the shards of a build
+/// (`book build --shard`), or builds of different positions (a player's tree and every
+/// position to a ply, say); where two hold the same position, the exact entry is kept.
 #[derive(clap::Args, Debug)]
 struct MergeArgs {
     #[command(flatten)]
@@ -88,7 +90,7 @@ struct MergeArgs {
     /// The book file to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// The shards' CSV files (FILE.shard-I-of-N.csv).
+    /// The builds' CSV files (FILE.shard-I-of-N.csv, FILE.rows.csv).
     #[arg(required = true)]
     shards: Vec<PathBuf>,
 }
@@ -194,7 +196,7 @@ fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let shards: Vec<&std::path::Path> = args.shards.iter().map(PathBuf::as_path).collect();
     let book = book::merge(rules, &shards, &args.out)?;
     println!(
-        "wrote {}: {} entries from {} shard files",
+        "wrote {}: {} entries from {} build files",
         args.out.display(),
         book.len(),
         shards.len()

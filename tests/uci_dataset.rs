@@ -91,7 +91,7 @@ fn weak_solver_agrees_with_2048_lines_of_the_uci_connect_4_data_set() {
 }
 
 /// Every 33rd line: 2,048 positions with nothing shared between neighbours, about 75 s in
-/// release on 2 cores (about 72 ms of CPU per position, as in `results/uci-dataset-sample/`).
+/// release on 2 cores (about 75 ms of CPU per position, as in `results/uci-dataset-sample/`).
 #[test]
 #[cfg_attr(
     not(uci_data),

@@ -402,9 +402,9 @@ fn the_flat_search_visits_the_pinned_node_counts() {
         reference: false,
     };
     for (set, nodes) in [
-        ("empty-small", 14_639),
-        ("misere-7x6-late", 4_816),
-        ("misere-7x6-middle", 122_863),
+        ("empty-small", 14_647),
+        ("misere-7x6-late", 1_369),
+        ("misere-7x6-middle", 89_495),
         ("normal-7x6-late", 46),
         ("normal-7x6-middle", 446),
     ] {

@@ -380,7 +380,11 @@ impl<B: Bits> Search<B> {
             return 0;
         }
         let slot = self.locate(pos);
-        let (moves, window) = match self.expand_node(pos, hint, Window { alpha, beta }) {
+        let their_threats = hint.their_threats.unwrap_or_else(|| {
+            self.layout.completing_cells(pos.opponent()) & self.layout.full() & !pos.mask()
+        });
+        let window = Window { alpha, beta };
+        let (moves, window) = match self.expand_node(pos, their_threats, hint, window) {
             ControlFlow::Break(score) => return score,
             ControlFlow::Continue(open) => open,
         };
@@ -393,10 +397,11 @@ impl<B: Bits> Search<B> {
         }
         let children =
             (pos.empty_cells() >= self.etc_min_empty).then(|| self.prefetch_children(pos, moves));
-        let window = match self.order_moves(pos, moves, hint.above_last, &slot, window) {
-            ControlFlow::Break(score) => return score,
-            ControlFlow::Continue(window) => window,
-        };
+        let window =
+            match self.order_moves(pos, moves, hint.above_last, their_threats, &slot, window) {
+                ControlFlow::Break(score) => return score,
+                ControlFlow::Continue(window) => window,
+            };
         // Whether the strategy cutoff looks at every child's bounds (and finds none that cuts
         // off, if the node goes on): the children then skip them.
         let strategies_tried = pos.empty_cells() >= STRATEGY_CUTOFF_MIN_EMPTY && window.beta <= 1;
@@ -448,7 +453,8 @@ impl<B: Bits> Search<B> {
         }
     }
 
-    /// Expansion and static bounds: the moves worth searching (see [`expand`]) with `window`
+    /// Expansion and static bounds: the moves worth searching (see [`expand`], given
+    /// `their_threats`, the empty cells that complete a line of the opponent's) with `window`
     /// narrowed to the bounds on the score that the expansion proves. Breaks with the score
     /// when the expansion decides the node, or when its bounds alone settle it (see
     /// [`Window::narrow`]; its closing check never fires here, as the expansion's bounds are
@@ -460,12 +466,10 @@ impl<B: Bits> Search<B> {
     fn expand_node(
         &self,
         pos: &Position<B>,
+        their_threats: B,
         hint: Hint<B>,
         window: Window,
     ) -> ControlFlow<Score, (B, Window)> {
-        let their_threats = hint.their_threats.unwrap_or_else(|| {
-            self.layout.completing_cells(pos.opponent()) & self.layout.full() & !pos.mask()
-        });
         match expand(pos, their_threats, hint.try_strategies) {
             Expansion::Decided(score) => ControlFlow::Break(score),
             Expansion::Open {
@@ -517,7 +521,8 @@ impl<B: Bits> Search<B> {
     }
 
     /// Move ordering and table probe: sorts `moves` into the node's move list, likeliest
-    /// refutation first (see [`MoveOrder::sort`]), then narrows `window` to the bounds the
+    /// refutation first (see [`MoveOrder::sort`], which is given `above_last` and
+    /// `their_threats`), then narrows `window` to the bounds the
     /// table holds for the node (at `slot`) and puts the best move of its earlier search
     /// first. Breaks with the score when the stored bounds settle the node (see
     /// [`Window::narrow`]).
@@ -530,12 +535,13 @@ impl<B: Bits> Search<B> {
         pos: &Position<B>,
         moves: B,
         above_last: B,
+        their_threats: B,
         slot: &Slot<B>,
         window: Window,
     ) -> ControlFlow<Score, Window> {
         let ply = pos.plies() as usize;
-        self.order
-            .sort(pos, moves, above_last, &mut self.move_lists[ply]);
+        let list = &mut self.move_lists[ply];
+        self.order.sort(pos, moves, above_last, their_threats, list);
         let Some(known) = self.table.get(slot.key, slot.near) else {
             return ControlFlow::Continue(window);
         };

@@ -31,12 +31,9 @@ pub struct MoveOrder<B: Bits> {
     /// Under misère rules on a board of odd height (3 or more), the cells of the second row
     /// from the bottom; empty otherwise (see [`MoveOrder::sort`]).
     second_row: B,
-    /// Under misère rules, when the answer on top comes first only if it leaves every column
-    /// filled in pairs (see [`MoveOrder::sort`]): the cells that leave an even number of empty
-    /// cells in their column, themselves included, and on a board of odd height the bottom
-    /// row too (columns filled in pairs above it). `None` when the answer on top always comes
-    /// first.
-    paired_tops: Option<B>,
+    /// Whether the answer on top comes first only when it leaves every column filled in pairs
+    /// (see [`answer_on_top_when_paired`]), rather than always.
+    on_top_only_when_paired: bool,
     /// The cells of the bottom row.
     bottom: B,
 }
@@ -68,13 +65,7 @@ impl<B: Bits> MoveOrder<B> {
             column_rank,
             variant: rules.variant(),
             odd_rows: layout.odd_rows(),
-            paired_tops: answer_on_top_when_paired(&rules).then(|| {
-                if rules.height().is_multiple_of(2) {
-                    layout.odd_rows()
-                } else {
-                    (layout.full() & !layout.odd_rows()) | layout.bottom()
-                }
-            }),
+            on_top_only_when_paired: answer_on_top_when_paired(&rules),
             second_row: if odd_misere && rules.height() >= 3 {
                 (layout.bottom() << 1) & layout.full()
             } else {
@@ -152,12 +143,13 @@ impl<B: Bits> MoveOrder<B> {
         let layout = pos.layout();
         let bottom_first = !(above_last & self.second_row).is_empty();
         let misere = self.variant == Variant::Misere;
+        // Columns filled in pairs (an even number of discs: the boards of
+        // `answer_on_top_when_paired` have an even height) have their playable cells on odd rows.
         let on_top_first = misere
             && !bottom_first
             && !(above_last & moves).is_empty()
-            && self.paired_tops.is_none_or(|paired| {
-                (layout.playable(pos.mask() | above_last) & !paired).is_empty()
-            });
+            && (!self.on_top_only_when_paired
+                || (layout.playable(pos.mask() | above_last) & !self.odd_rows).is_empty());
         for m in BitIter(moves) {
             let column = layout.bit_cell(m).column;
             let empty_after = layout.full() & !(pos.mask() | m);
@@ -165,7 +157,7 @@ impl<B: Bits> MoveOrder<B> {
             let rank = if m == above_last && on_top_first {
                 i32::MAX
             } else {
-                let rank = self.threat_priority(pos, m, own, their_completing & !m) * 256
+                let rank = self.threat_priority(pos, m, own, their_completing) * 256
                     + self.column_rank[column as usize];
                 if bottom_first && !(m & self.bottom).is_empty() {
                     rank + BOTTOM_FIRST

@@ -247,28 +247,28 @@ fn book_moves(book: Option<&Book>, pos: &Position) -> Option<BookMoves> {
 }
 
 /// Of the value-keeping moves `keeping`, those that win at once if any; otherwise those after
-/// which the opponent cannot win at once, if any; otherwise all of them. (Any of them keeps
-/// the value; against an imperfect opponent, these keep the game going in the right way.)
+/// which the opponent cannot win at once, if any; otherwise those that do not lose at once
+/// (under misère rules, by completing the mover's own line), if any; otherwise all of them.
+/// (Any of them keeps the value; against an imperfect opponent, these keep the game going in
+/// the right way, and in a lost position the last choice is the slower loss.)
 fn safest(pos: &Position, keeping: Vec<Column>) -> Vec<Column> {
     let me = pos.to_move();
     let after = |c: Column| pos.played(c).expect("legal column");
-    let wins: Vec<Column> = keeping
-        .iter()
-        .copied()
-        .filter(|&c| after(c).outcome().map(|o| o.result) == Some(GameResult::Win(me)))
-        .collect();
-    if !wins.is_empty() {
-        return wins;
+    let result = |c: Column| after(c).outcome().map(|o| o.result);
+    let wins_at_once = |c: Column| result(c) == Some(GameResult::Win(me));
+    let quiet = |c: Column| {
+        let child = after(c);
+        !child.is_over() && winning_moves(&child).is_empty()
+    };
+    let not_lost_at_once = |c: Column| result(c) != Some(GameResult::Win(me.other()));
+    let preferences: [&dyn Fn(Column) -> bool; 3] = [&wins_at_once, &quiet, &not_lost_at_once];
+    for prefer in preferences {
+        let chosen: Vec<Column> = keeping.iter().copied().filter(|&c| prefer(c)).collect();
+        if !chosen.is_empty() {
+            return chosen;
+        }
     }
-    let quiet: Vec<Column> = keeping
-        .iter()
-        .copied()
-        .filter(|&c| {
-            let child = after(c);
-            !child.is_over() && winning_moves(&child).is_empty()
-        })
-        .collect();
-    if quiet.is_empty() { keeping } else { quiet }
+    keeping
 }
 
 #[cfg(test)]
@@ -299,5 +299,19 @@ mod tests {
             }
             _ => panic!("the book's quiet move keeps the value"),
         }
+    }
+
+    /// A lost misère position (k = 3, 4x4) where every move either completes the mover's own
+    /// line or lets the opponent win with its next disc: the perfect player takes the slower
+    /// loss, never the move that loses at once.
+    #[test]
+    fn in_a_lost_position_the_move_that_loses_at_once_is_not_chosen() {
+        let rules = Rules::new(3, 4, 4, Variant::Misere).unwrap();
+        let (pos, _) = notation::parse(rules, "414432214").unwrap();
+        let column = |n| Column::from_number(n).unwrap();
+        assert_eq!(pos.legal_columns(), vec![column(1), column(2), column(3)]);
+        let loses_at_once = |n| pos.played(column(n)).unwrap().outcome().is_some();
+        assert!(loses_at_once(1) && loses_at_once(3) && !loses_at_once(2));
+        assert_eq!(safest(&pos, pos.legal_columns()), vec![column(2)]);
     }
 }

@@ -534,6 +534,8 @@ fn case(rng: &mut ChaCha8Rng, files: &Files) -> Case {
                     "bench --filter late",
                     "quarto solve --size 3 --attributes 2 --analyze",
                     "quarto show --moves LSRF",
+                    "book info books/normal-k4-6x5.ckbook",
+                    "book lookup books/misere-k4-6x5.ckbook --moves 44",
                 ],
             );
             Case {

@@ -155,7 +155,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     })?;
     bar.finish_and_clear();
     let csv = book::rows_path(&args.out, args.shard);
-    println!(
+    outln!(
         "{rules}: {} positions solved, {} from {}, {} nodes, {:.1} s",
         report.solved,
         report.kept,
@@ -164,7 +164,7 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
         start.elapsed().as_secs_f64()
     );
     if !report.gave_up.is_empty() {
-        println!(
+        outln!(
             "left out at the node limit ({}): {}",
             report.gave_up.len(),
             report.gave_up.join(" ")
@@ -172,13 +172,13 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
     }
     if args.shard.is_none() {
         let bytes = std::fs::metadata(&args.out)?.len();
-        println!(
+        outln!(
             "wrote {}: {} entries, {bytes} bytes",
             args.out.display(),
             report.book.len()
         );
     } else {
-        println!(
+        outln!(
             "wrote {}; join the shards with connectk book merge",
             csv.display()
         );
@@ -195,7 +195,7 @@ fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     }
     let shards: Vec<&std::path::Path> = args.shards.iter().map(PathBuf::as_path).collect();
     let book = book::merge(rules, &shards, &args.out)?;
-    println!(
+    outln!(
         "wrote {}: {} entries from {} build files",
         args.out.display(),
         book.len(),
@@ -208,7 +208,7 @@ fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
     let book = Book::read(&args.file)?;
     let summary = book.summary();
     let bytes = std::fs::metadata(&args.file)?.len();
-    println!(
+    outln!(
         "{}: {}, positions with up to {} discs, {} entries ({} exact, {} outcome only), {bytes} bytes",
         args.file.display(),
         book.rules(),
@@ -217,12 +217,14 @@ fn info(args: InfoArgs) -> anyhow::Result<ExitCode> {
         summary.strong,
         book.len() as u64 - summary.strong
     );
-    println!(
+    outln!(
         "  side to move wins {}, draws {}, loses {}",
-        summary.wins, summary.draws, summary.losses
+        summary.wins,
+        summary.draws,
+        summary.losses
     );
     for (ply, count) in summary.by_ply.iter().enumerate() {
-        println!("  ply {ply:>3}: {count:>9} entries");
+        outln!("  ply {ply:>3}: {count:>9} entries");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -233,7 +235,7 @@ fn lookup(args: LookupArgs) -> anyhow::Result<ExitCode> {
     let (pos, _) = notation::parse(rules, &args.moves)?;
     let describe =
         |value: Option<connectk::Value>| value.map_or("not in the book".to_string(), value_text);
-    println!(
+    outln!(
         "{rules} after \"{}\": {}",
         args.moves.trim(),
         describe(book.value(&pos))
@@ -248,7 +250,7 @@ fn lookup(args: LookupArgs) -> anyhow::Result<ExitCode> {
                 ..after
             })),
         };
-        println!("  column {:>2}: {text}", column.number());
+        outln!("  column {:>2}: {text}", column.number());
     }
     Ok(ExitCode::SUCCESS)
 }

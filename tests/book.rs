@@ -12,7 +12,9 @@ use std::time::Duration;
 use connectk::arena::{PerfectSettings, PlayerName};
 use connectk::experiment::book::{BookSpec, Coverage, build};
 use connectk::strategy::MoveProof;
-use connectk::{Book, Column, Depth, Mib, Player, Position, Rules, Solver, Value, Variant};
+use connectk::{
+    Book, Column, Depth, GameResult, Mib, Player, Position, Rules, Solver, Value, Variant,
+};
 use support::binary::connectk;
 use support::brute::Grid;
 use support::replay::replay;
@@ -165,6 +167,39 @@ fn player_books_hold_a_best_move_for_every_position_their_player_meets() {
                 "{rules} {player}: {moves_checked} positions"
             );
         }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+/// A book of both players' trees with outcomes only keeps each player inside its tree: the
+/// perfect player, with no time to search, meets only positions the book holds, whatever the
+/// opponent plays, lost positions included (where every move keeps the value, and only the
+/// move the build chose, never one that completes the mover's own line, leads on in the tree).
+#[test]
+fn a_perfect_player_never_leaves_its_tree_of_outcomes() {
+    const PLIES: u32 = 10;
+    for (k, width) in [(4, 5), (3, 5)] {
+        let rules = Rules::new(k, width, 4, Variant::Misere).unwrap();
+        let dir = scratch(&format!("stay-{k}-{width}"));
+        let book = built(spec(rules, PLIES, Coverage::Players, PLIES + 1), &dir);
+        let settings =
+            PerfectSettings::new(Mib(1), Some(Arc::new(book.clone())), Some(Duration::ZERO));
+        let mut lost = 0;
+        for player in [Player::P1, Player::P2] {
+            let mut perfect = PlayerName::Perfect
+                .build(rules, player, 1, &settings)
+                .unwrap();
+            against_every_reply(rules, player, PLIES, &mut *perfect, |pos, moves, _, _| {
+                let value = book.value(pos);
+                assert!(
+                    value.is_some(),
+                    "{rules} {player}: left the tree at {moves:?}"
+                );
+                lost += usize::from(value.unwrap().result == GameResult::Win(player.other()));
+            });
+        }
+        // Lost positions are where the choice matters: the test must meet some.
+        assert!(lost > 0, "{rules}: no lost position met");
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

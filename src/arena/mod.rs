@@ -22,7 +22,7 @@ pub use matches::{
     GameRecord, MatchError, Pairing, Standing, Tally, check_pairing, game_seed, play_game,
     play_games, play_match,
 };
-pub use perfect::{PERFECT_TABLE, Perfect, PerfectSettings};
+pub use perfect::{PERFECT_TABLE, Perfect, PerfectSettings, safest_moves};
 pub use stats::wilson;
 
 /// Every player the arena knows: the bots, then the paper's strategies.

@@ -90,7 +90,7 @@ impl Default for PerfectSettings {
 /// The solver's choice: a move that keeps the game-theoretic value, proven before it is
 /// played (however long that takes), and among those, when the time budget allows proving it,
 /// the fastest win or the slowest loss; ties broken at random among the moves that stay in
-/// the book's tree where some do ([`within_book`]), among all of them otherwise.
+/// the book's tree where some do, among all of them otherwise.
 ///
 /// Each move first settles the position's outcome and the moves that keep it (from the book
 /// where it holds them, by search otherwise), then spends the rest of the budget on exact

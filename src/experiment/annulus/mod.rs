@@ -2,7 +2,7 @@
 //! solved board by board under both rule sets, held beside Table I's flat boards, and the
 //! patterns of the odd heights read off the results. Finished boards are appended to the CSV
 //! as they complete, so an interrupted run loses nothing and a rerun resumes; the grid can be
-//! cut into shards ([`Shard`]) like Table I's.
+//! cut into shards ([`crate::experiment::shard::Shard`]) like Table I's.
 
 mod patterns;
 mod plot;

@@ -150,7 +150,7 @@ fn thread_cpu_micros() -> u64 {
 ///
 /// Each thread of the current rayon pool runs one worker with one [`Solver`] of `table`,
 /// whose table is reused from one position to the next. The pending examples, in file order,
-/// are shared out by [`Ranges`]: each worker works through a contiguous run of them (taking
+/// are shared out by `Ranges`: each worker works through a contiguous run of them (taking
 /// over half of another's run when its own is done), so that its table keeps serving
 /// neighbouring lines. The first solve of each worker also pays for allocating its table.
 ///

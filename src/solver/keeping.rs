@@ -33,7 +33,7 @@ impl Solver {
     ///
     /// The outcome is proved first, whatever that costs. A lost position is kept by every move.
     /// Otherwise the moves are settled in rounds, each giving every unsettled move a node
-    /// budget eight times the last: a move that wins, or draws from a drawn
+    /// budget `ROUND_GROWTH` times the last: a move that wins, or draws from a drawn
     /// position, is often settled in a few thousand nodes, while one that throws the game away
     /// can take a search far longer than the position's own proof (misère 7x6 after one disc:
     /// the second player's answer on top is settled at once, another answer took minutes). So

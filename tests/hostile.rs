@@ -508,10 +508,11 @@ fn case(rng: &mut ChaCha8Rng, files: &Files) -> Case {
                 };
                 args = words(&["annulus-merge", "--out", UNWRITABLE, &shard]);
             } else if rng.random_bool(0.5) {
-                args = match rng.random_range(0..4) {
+                args = match rng.random_range(0..5) {
                     0 => words(&["serve", "--queue", pick(rng, &["0", "99999", "x"])]),
                     1 => words(&["serve", "--workers", pick(rng, &["0", "300", "-1"])]),
-                    2 => words(&["serve", "--table-mb", "65536"]),
+                    2 => words(&["serve", "--search-threads", pick(rng, &["0", "257", "x"])]),
+                    3 => words(&["serve", "--table-mb", "65536"]),
                     _ => words(&["serve", "--budget-seconds", pick(rng, &["-1", "NaN", "x"])]),
                 };
             }

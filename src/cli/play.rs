@@ -23,7 +23,8 @@ enum First {
 }
 
 /// Play a game against a bot, one line of input per turn: a column number (from 1), `hint`
-/// (the solver's value of every column, as far as it settles them within --hint-ms) or `quit`. The board
+/// (the solver's value of every column, as far as it settles them within --hint-ms on every
+/// core) or `quit`. The board
 /// is redrawn after each move and a completed line is shown in brackets. Works with piped
 /// input. Exit status: 0 when the game ends or you quit, 1 when the input ends first, 2 for bad
 /// options (such as a strategy that does not apply to the bot's side).
@@ -71,7 +72,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stdin = std::io::stdin();
     let echo = !stdin.is_terminal();
     let mut lines = stdin.lock().lines();
-    let mut solver = Solver::new(Mib(64));
+    // The hint's solver: kept for the whole game, searching on every core while you think.
+    let mut solver = Solver::new(Mib(64)).with_threads(super::workers(None));
     if let Some(book) = perfect.book() {
         solver = solver.with_book(book);
     }

@@ -25,6 +25,10 @@ pub struct Args {
     /// Solver worker threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     workers: Option<u16>,
+    /// Threads each worker's search uses (default: one per core, so a lone request has the
+    /// whole machine; requests that run at once share the cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    search_threads: Option<u16>,
     /// Solving requests that may wait for a worker, 1 to 4096; past that the server answers
     /// 503 (the bound keeps a crowd of clients from filling the memory).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=4096))]
@@ -64,6 +68,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bind: args.bind,
         port: args.port,
         workers,
+        search_threads: args
+            .search_threads
+            .map_or(defaults.search_threads, usize::from),
         queue: args.queue.into(),
         table: args.table_mb,
         budget: Budget {

@@ -40,6 +40,10 @@ pub struct Config {
     pub port: u16,
     /// Solver worker threads.
     pub workers: usize,
+    /// Threads each worker's search uses, sharing its table (see [`crate::Solver::with_threads`]):
+    /// with one per core, a lone request has the whole machine, and requests that run at once
+    /// share the cores.
+    pub search_threads: usize,
     /// Requests that may wait for a worker; past that the server answers 503.
     pub queue: usize,
     /// Each worker's table (and one-row solver) memory.
@@ -58,7 +62,8 @@ impl Default for Config {
         Config {
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 8080,
-            workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            workers: cores(),
+            search_threads: cores(),
             queue: 16,
             table: Mib(64),
             budget: Budget::time(Duration::from_secs(2)),
@@ -71,6 +76,11 @@ impl Default for Config {
             books: Vec::new(),
         }
     }
+}
+
+/// The machine's cores (2 when the system does not say).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
 impl Config {
@@ -109,7 +119,13 @@ impl Server {
     /// The system's error when the address cannot be bound (in use, not this machine's).
     pub async fn bind(config: Config) -> io::Result<Server> {
         let listener = TcpListener::bind(SocketAddr::new(config.bind, config.port)).await?;
-        let pool = Pool::new(config.workers, config.queue, config.table, &config.books);
+        let pool = Pool::new(
+            config.workers,
+            config.search_threads,
+            config.queue,
+            config.table,
+            &config.books,
+        );
         let state = Arc::new(AppState {
             config,
             pool,

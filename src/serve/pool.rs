@@ -40,9 +40,15 @@ pub struct Pool {
 
 impl Pool {
     /// Starts `workers` threads (at least 1), each with a solver of `table` (for the search's
-    /// table and the one-row solver alike) consulting `books`, behind a queue of `queue`
-    /// waiting jobs.
-    pub fn new(workers: usize, queue: usize, table: Mib, books: &[Arc<Book>]) -> Pool {
+    /// table and the one-row solver alike) searching with `search_threads` threads and
+    /// consulting `books`, behind a queue of `queue` waiting jobs.
+    pub fn new(
+        workers: usize,
+        search_threads: usize,
+        queue: usize,
+        table: Mib,
+        books: &[Arc<Book>],
+    ) -> Pool {
         let workers = workers.max(1);
         let (sender, receiver) = sync_channel::<Job>(queue);
         let receiver = Arc::new(Mutex::new(receiver));
@@ -51,7 +57,7 @@ impl Pool {
             let books = books.to_vec();
             std::thread::Builder::new()
                 .name(format!("connectk-solver-{n}"))
-                .spawn(move || work(&receiver, table, &books))
+                .spawn(move || work(&receiver, search_threads, table, &books))
                 .expect("the system can start a thread");
         }
         Pool {
@@ -89,9 +95,11 @@ impl Pool {
 }
 
 /// A worker's loop: take the next job, run it on this worker's solver, until the pool is gone.
-fn work(receiver: &Mutex<Receiver<Job>>, table: Mib, books: &[Arc<Book>]) {
+fn work(receiver: &Mutex<Receiver<Job>>, threads: usize, table: Mib, books: &[Arc<Book>]) {
     let fresh = || {
-        let solver = Solver::new(table).with_one_row_memory(table);
+        let solver = Solver::new(table)
+            .with_one_row_memory(table)
+            .with_threads(threads);
         books
             .iter()
             .fold(solver, |solver, book| solver.with_book(Arc::clone(book)))
@@ -115,7 +123,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_full_queue_says_busy_at_once() {
-        let pool = Arc::new(Pool::new(1, 1, Mib(1), &[]));
+        let pool = Arc::new(Pool::new(1, 1, 1, Mib(1), &[]));
         let (release, hold) = std::sync::mpsc::channel::<()>();
         let hold = Mutex::new(hold);
         // The worker waits on the first job; the second fills the queue.
@@ -150,7 +158,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_panicking_job_fails_alone() {
-        let pool = Pool::new(1, 4, Mib(1), &[]);
+        let pool = Pool::new(1, 1, 4, Mib(1), &[]);
         let failed: Result<(), _> = pool.run(|_| panic!("a bug")).await;
         assert_eq!(failed, Err(PoolError::Failed));
         assert_eq!(pool.run(|_| 7).await, Ok(7));

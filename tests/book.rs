@@ -204,6 +204,42 @@ fn a_perfect_player_never_leaves_its_tree_of_outcomes() {
     }
 }
 
+/// Where the book holds outcomes only, the perfect player takes its word: it plays a move
+/// that keeps the value at once, proven to keep it only, and does not spend its budget looking
+/// for the fastest win (the builder chose outcomes there because exact values cost too much).
+#[test]
+fn a_book_of_outcomes_is_played_from_without_searching_for_the_fastest_end() {
+    let rules = Rules::new(4, 5, 4, Variant::Misere).unwrap();
+    let dir = scratch("outcomes-only");
+    let book = built(spec(rules, 4, Coverage::All, 5), &dir);
+    let empty = Position::new(rules);
+    // Several first moves keep the value: a search would be needed to tell the best one.
+    let value = book.value(&empty).unwrap();
+    let keeping = empty
+        .legal_columns()
+        .into_iter()
+        .filter(|&c| book.value(&empty.played(c).unwrap()).unwrap().result == value.result)
+        .count();
+    assert!(keeping >= 2, "{keeping} moves keep the value");
+    let settings = PerfectSettings::new(
+        Mib(4),
+        Some(Arc::new(book.clone())),
+        Some(Duration::from_secs(60)),
+    );
+    let mut perfect = PlayerName::Perfect
+        .build(rules, Player::P1, 1, &settings)
+        .unwrap();
+    let game = connectk::strategy::Game {
+        position: &empty,
+        moves: &[],
+    };
+    let column = perfect.choose(game).unwrap();
+    assert_eq!(perfect.last_proof(), Some(MoveProof::KeepsValue));
+    let after = book.value(&empty.played(column).unwrap()).unwrap();
+    assert_eq!(after.result, value.result);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn solves_with_a_book_give_the_values_of_solves_without() {
     for variant in [Variant::Normal, Variant::Misere] {

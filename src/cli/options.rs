@@ -117,9 +117,9 @@ pub struct PerfectArgs {
     #[command(flatten)]
     book: BookArgs,
     /// Time budget of each move of `perfect`, in milliseconds: it proves the value first
-    /// (however long that takes), then spends the rest on the fastest win or slowest loss. 0:
-    /// no budget (every move the fastest win or slowest loss, and games reproducible from
-    /// their seed).
+    /// (however long that takes), then spends the rest on the fastest win or slowest loss
+    /// (not where the book holds outcomes only: it plays from the book at once). 0: no budget
+    /// (every move the fastest win or slowest loss, and games reproducible from their seed).
     #[arg(long, default_value_t = 1000, value_name = "MS")]
     move_ms: u64,
     /// Transposition table of each of the perfect player's solvers (one per game played at

@@ -286,8 +286,9 @@ pub fn safest_moves(pos: &Position, keeping: Vec<Column>) -> Vec<Column> {
 }
 
 /// How many rounds of the opponent's reply and the mover's answer [`within_book`] looks
-/// ahead. Four reach ply 7 from the empty board, the first ply past the misère 7x6 book's
-/// layer of every position (to ply 6) where only the players' trees go on.
+/// ahead. From the second player's first move, four reach ply 9, past the misère 7x6 book's
+/// layer of every position (to ply 7), where only the players' trees go on. (The first
+/// player's tree there holds exact values, whose best moves need no look ahead.)
 const BOOK_ROUNDS: u32 = 4;
 
 /// Of the moves `moves` (equally good), those after which `book` answers every reply of the

@@ -44,3 +44,24 @@ fn two_threads_find_the_exact_remoteness_of_one() {
         assert_eq!(solver.solve(&pos).value, one, "{rules:?} {moves} again");
     }
 }
+
+/// A budget of nodes settles the same with two threads as with one, run after run: the helpers
+/// stay out of searches with a node limit (the server's `--budget-nodes`, the sweeps'
+/// `--node-limit`), which promise the same answer for the same budget.
+#[test]
+fn a_node_budget_settles_the_same_whatever_the_threads() {
+    use connectk::{Budget, Depth};
+    let rules = Rules::new(4, 7, 6, Variant::Misere).unwrap();
+    let (pos, _) = connectk::notation::parse(rules, "44").unwrap();
+    for budget in [2_000, 200_000] {
+        let run = |threads: usize| {
+            let mut solver = Solver::new(Mib(16)).with_threads(threads);
+            let value = solver.limited(Budget::nodes(budget), |s| s.value(&pos, Depth::Weak));
+            (value, solver.nodes())
+        };
+        let one = run(1);
+        for attempt in 0..4 {
+            assert_eq!(run(2), one, "budget {budget}, attempt {attempt}");
+        }
+    }
+}

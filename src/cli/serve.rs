@@ -39,7 +39,8 @@ pub struct Args {
     /// Seconds one request's search may take; values not found by then are reported unknown.
     #[arg(long, default_value = "2", value_name = "SECONDS", value_parser = parse_seconds)]
     budget_seconds: Duration,
-    /// Search nodes one request may spend, on top of the time (default: no node limit).
+    /// Search nodes one request may spend, on top of the time (default: no node limit); each
+    /// search then runs on one thread, so that a request gets the same answer every time.
     #[arg(long, value_name = "NODES")]
     budget_nodes: Option<u64>,
     /// Seconds a room player whose connection dropped has to come back before losing by

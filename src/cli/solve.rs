@@ -56,7 +56,9 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = DEFAULT_TABLE, value_name = "MIB")]
     table_mb: Mib,
-    /// Give up after this many search nodes, saying so (exit status 1). Default: no limit.
+    /// Give up after this many search nodes, saying so (exit status 1); the search then runs
+    /// on one thread, so that the same limit gives the same answer every time. Default: no
+    /// limit.
     #[arg(long, value_name = "NODES")]
     node_limit: Option<u64>,
     /// Give up after this many seconds of searching, saying so (exit status 1). Default: no

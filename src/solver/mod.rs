@@ -373,7 +373,8 @@ impl Solver {
     }
 
     /// Runs `work` on this solver, giving up (returning `None`) once the searches it starts
-    /// have spent `budget` in all (nodes counted in the calling thread; helpers come on top).
+    /// have spent `budget` in all (a budget of nodes runs them on the calling thread alone, so
+    /// that it settles the same values on every run; a budget of time alone uses the helpers).
     /// What the table learned before giving up stays, and serves the next solve; the one-row
     /// solver has its own limit, its memory.
     pub fn limited<T>(&mut self, budget: Budget, work: impl FnOnce(&mut Solver) -> T) -> Option<T> {

@@ -269,8 +269,9 @@ impl<B: Bits> Search<B> {
         self.nodes + self.helpers.iter().map(|h| h.nodes).sum::<u64>()
     }
 
-    /// Makes the search give up once it has visited `nodes` more nodes of its own (helpers'
-    /// nodes not counted) or once `deadline` has passed; `None` lifts either limit. Once it
+    /// Makes the search give up once it has visited `nodes` more nodes or once `deadline` has
+    /// passed; `None` lifts either limit. With a node limit the search runs without its
+    /// helpers, so that what a budget of nodes settles is the same from run to run. Once it
     /// gives up, [`Search::exhausted`] is true and every score returned is meaningless, but the
     /// table stays sound: a node whose subtree was cut short stores nothing.
     pub fn set_budget(&mut self, nodes: Option<u64>, deadline: Option<Instant>) {
@@ -351,9 +352,12 @@ impl<B: Bits> Search<B> {
     /// `r <= alpha`, `r <= v` when `r >= beta`, and `r == v` when `alpha < r < beta`.
     ///
     /// The helpers, if any, search the same position in other threads until this search is
-    /// done.
+    /// done, unless a node limit is set (see [`Search::set_budget`]).
     pub fn negamax(&mut self, pos: &Position<B>, alpha: Score, beta: Score) -> Score {
-        if self.helpers.is_empty() || pos.empty_cells() < PARALLEL_MIN_EMPTY {
+        if self.helpers.is_empty()
+            || pos.empty_cells() < PARALLEL_MIN_EMPTY
+            || self.node_limit != u64::MAX
+        {
             return self.node(pos, alpha, beta, Hint::root(pos));
         }
         let mut helpers = std::mem::take(&mut self.helpers);

@@ -95,9 +95,9 @@ impl Default for PerfectSettings {
 /// Each move first settles the position's outcome and the moves that keep it (from the book
 /// where it holds them, by search otherwise), then spends the rest of the budget on exact
 /// remoteness, unless the book has proven a best move already, holds outcomes only there (with
-/// a budget), or only one move keeps the value. When the budget runs out first, it plays a value-keeping move that does not
-/// let the opponent win at once where it has one, and reports the move as keeping the value
-/// only ([`MoveProof::KeepsValue`]).
+/// a budget), or only one move keeps the value. When the budget runs out first, it plays a
+/// value-keeping move that does not let the opponent win at once where it has one, and
+/// reports the move as keeping the value only ([`MoveProof::KeepsValue`]).
 pub struct Perfect {
     rng: ChaCha8Rng,
     /// Taken from the pool for the game, and given back when it ends.

@@ -22,7 +22,8 @@ pub struct Args {
     /// The port (0: any free port, printed at the start).
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// Solver worker threads (default: one per core).
+    /// Solver workers, each with its own table and searches (default 1: a game's requests
+    /// then meet the table its earlier requests filled; more serve more requests at once).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     workers: Option<u16>,
     /// Threads each worker's search uses (default: one per core, so a lone request has the
@@ -92,14 +93,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|b| format!("{} to ply {}", b.rules(), b.plies()))
         .collect();
     let runtime = tokio::runtime::Runtime::new().context("cannot start the server's runtime")?;
-    let (workers, table) = (config.workers, config.table);
+    let (workers, threads, table) = (config.workers, config.search_threads, config.table);
     runtime.block_on(async {
         let server = Server::bind(config)
             .await
             .with_context(|| format!("cannot listen on {}:{}", args.bind, args.port))?;
         let address = server.local_addr()?;
         outln!(
-            "connectk serves http://{address}/ ({workers} solver workers, {} MiB tables, {} s per search, opening books: {}); Ctrl-C stops it",
+            "connectk serves http://{address}/ (solver workers: {workers}, each with {threads} search threads and a {} MiB table; {} s per search; opening books: {}); Ctrl-C stops it",
             table.0,
             args.budget_seconds.as_secs_f64(),
             if books.is_empty() { "none".to_string() } else { books.join(", ") }

@@ -38,11 +38,13 @@ pub struct Config {
     pub bind: IpAddr,
     /// The port (0: any free port).
     pub port: u16,
-    /// Solver worker threads.
+    /// Solver workers, each with its own table. One by default: the requests of a game then
+    /// all meet the table the earlier ones filled (idle workers take turns, so with two, each
+    /// request of one page would meet the other's table).
     pub workers: usize,
-    /// Threads each worker's search uses, sharing its table (see [`crate::Solver::with_threads`]):
-    /// with one per core, a lone request has the whole machine, and requests that run at once
-    /// share the cores.
+    /// Threads each worker's search uses, sharing its table (see
+    /// [`crate::Solver::with_threads`]): with one per core, a lone request has the whole
+    /// machine, and requests that run at once share the cores.
     pub search_threads: usize,
     /// Requests that may wait for a worker; past that the server answers 503.
     pub queue: usize,
@@ -62,7 +64,7 @@ impl Default for Config {
         Config {
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 8080,
-            workers: cores(),
+            workers: 1,
             search_threads: cores(),
             queue: 16,
             table: Mib(64),

@@ -430,7 +430,10 @@ async function analyse() {
     $("analysis-note").textContent =
       `Values for ${side} (win/loss in n plies); "?" = not found within the server's time budget. ${whole}`;
   };
-  for (const weak of [1, 0]) {
+  // Outcomes first, then exact values; while an outcome is still unknown, up to two more
+  // passes for outcomes, each going on from the table the earlier ones filled.
+  for (const [pass, weak] of [1, 0, 1, 1].entries()) {
+    if (pass >= 2 && [...known.values()].every((record) => record.outcome)) break;
     try {
       const answer = await api("GET", "/api/solve", { ...boardParams(), analyze: 1, weak });
       if (generation !== page.generation || !$("analysis").checked) return;

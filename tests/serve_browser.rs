@@ -160,6 +160,25 @@ async fn the_page_plays_a_game_by_clicks_and_refuses_a_full_column() {
     tokio::spawn(server.run(async {
         let _ = stopped.await;
     }));
+    // A server whose searches stop after 20,000 nodes (one thread, so the same every run),
+    // with its one worker's table carried from request to request.
+    let frugal = Server::bind(Config {
+        port: 0,
+        workers: 1,
+        table: Mib(16),
+        budget: Budget {
+            time: Some(Duration::from_secs(60)),
+            nodes: Some(20_000),
+        },
+        ..Config::default()
+    })
+    .await
+    .unwrap();
+    let frugal_base = format!("http://{}", frugal.local_addr().unwrap());
+    let (stop_frugal, frugal_stopped) = oneshot::channel::<()>();
+    tokio::spawn(frugal.run(async {
+        let _ = frugal_stopped.await;
+    }));
     let profile = std::env::temp_dir().join(format!("connectk-chromium-{}", std::process::id()));
     let driver = start_driver(&chromedriver).await;
     let client = open_browser(&driver, &chromium, &profile).await;
@@ -168,6 +187,7 @@ async fn the_page_plays_a_game_by_clicks_and_refuses_a_full_column() {
     let cases = tokio::spawn(async move {
         whole_game_against_a_seeded_bot(&session, &at).await;
         full_column_is_refused(&session, &at).await;
+        analysis_asks_again_for_what_it_does_not_know(&session, &frugal_base).await;
     })
     .await;
     // Close the browser and the driver whatever happened, then report.
@@ -175,9 +195,30 @@ async fn the_page_plays_a_game_by_clicks_and_refuses_a_full_column() {
     drop(driver);
     let _ = std::fs::remove_dir_all(&profile);
     let _ = stop.send(());
+    let _ = stop_frugal.send(());
     if let Err(failure) = cases {
         std::panic::resume_unwind(failure.into_panic());
     }
+}
+
+/// Normal 6x5 after "3434" on a server that stops each search after 20,000 nodes: the first
+/// request for outcomes leaves column 4 unknown, and so does the one for exact values after it;
+/// the page asks again for outcomes until every column's is shown.
+async fn analysis_asks_again_for_what_it_does_not_know(client: &Client, base: &str) {
+    client
+        .goto(&format!(
+            "{base}/?rules=normal&k=4&width=6&height=5&moves=3434&analysis=1"
+        ))
+        .await
+        .unwrap();
+    let every_value_shown = "const v = [...document.querySelectorAll('#values span')]; \
+         return v.length === 6 && v.every(s => s.className !== 'unknown') && v.map(s => s.textContent);";
+    let shown = wait_for(client, every_value_shown, 30).await;
+    assert_eq!(
+        shown,
+        json!(["loss", "loss", "draw", "draw", "loss", "loss"]),
+        "P1 to move: the values of columns 1 to 6"
+    );
 }
 
 /// The human (P1) clicks the leftmost column with room, every turn, against the `easy` bot

@@ -139,8 +139,8 @@ impl Strategy for Perfect {
         }
         let deadline = self.settings.move_time.map(|time| start + time);
         let solver = self.solver.as_mut().expect("held until dropped");
-        let (keeping, from_book) = match book_moves(solver.book(pos.rules()).map(Arc::as_ref), pos)
-        {
+        let in_book = book_moves(solver.book(pos.rules()).map(Arc::as_ref), pos);
+        let (keeping, from_book) = match in_book {
             Some(BookMoves::Best(best)) => {
                 // The move a book of the player's tree stores: the one to the smallest
                 // canonical key (see `experiment::book`), so that the game stays in the book.

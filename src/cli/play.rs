@@ -24,10 +24,10 @@ enum First {
 
 /// Play a game against a bot, one line of input per turn: a column number (from 1), `hint`
 /// (the solver's value of every column, as far as it settles them within --hint-ms on every
-/// core) or `quit`. The board
-/// is redrawn after each move and a completed line is shown in brackets. Works with piped
-/// input. Exit status: 0 when the game ends or you quit, 1 when the input ends first, 2 for bad
-/// options (such as a strategy that does not apply to the bot's side).
+/// core) or `quit`. The board is redrawn after each move and a completed line is shown in
+/// brackets. Works with piped input. Exit status: 0 when the game ends or you quit, 1 when the
+/// input ends first, 2 for bad options (such as a strategy that does not apply to the bot's
+/// side).
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]

@@ -134,6 +134,17 @@ async fn click_column(client: &Client, column: u32) {
         .expect("a click");
 }
 
+/// Starts a server of `config` on this machine: its base address, and the sender that stops it.
+async fn serve(config: Config) -> (String, oneshot::Sender<()>) {
+    let server = Server::bind(config).await.unwrap();
+    let base = format!("http://{}", server.local_addr().unwrap());
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(server.run(async {
+        let _ = stopped.await;
+    }));
+    (base, stop)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_plays_a_game_by_clicks_and_refuses_a_full_column() {
     let (Some(chromium), Some(chromedriver)) = (
@@ -146,23 +157,17 @@ async fn the_page_plays_a_game_by_clicks_and_refuses_a_full_column() {
         );
         return;
     };
-    let server = Server::bind(Config {
+    let (base, stop) = serve(Config {
         port: 0,
         workers: 2,
         table: Mib(16),
         budget: Budget::time(Duration::from_secs(5)),
         ..Config::default()
     })
-    .await
-    .unwrap();
-    let base = format!("http://{}", server.local_addr().unwrap());
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(server.run(async {
-        let _ = stopped.await;
-    }));
+    .await;
     // A server whose searches stop after 20,000 nodes (one thread, so the same every run),
     // with its one worker's table carried from request to request.
-    let frugal = Server::bind(Config {
+    let (frugal_base, stop_frugal) = serve(Config {
         port: 0,
         workers: 1,
         table: Mib(16),
@@ -172,13 +177,7 @@ async fn the_page_plays_a_game_by_clicks_and_refuses_a_full_column() {
         },
         ..Config::default()
     })
-    .await
-    .unwrap();
-    let frugal_base = format!("http://{}", frugal.local_addr().unwrap());
-    let (stop_frugal, frugal_stopped) = oneshot::channel::<()>();
-    tokio::spawn(frugal.run(async {
-        let _ = frugal_stopped.await;
-    }));
+    .await;
     let profile = std::env::temp_dir().join(format!("connectk-chromium-{}", std::process::id()));
     let driver = start_driver(&chromedriver).await;
     let client = open_browser(&driver, &chromium, &profile).await;

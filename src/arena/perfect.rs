@@ -287,7 +287,7 @@ pub fn safest_moves(pos: &Position, keeping: Vec<Column>) -> Vec<Column> {
 
 /// How many rounds of the opponent's reply and the mover's answer [`within_book`] looks
 /// ahead. From the second player's first move, four reach ply 9, past the misère 7x6 book's
-/// layer of every position (to ply 7), where only the players' trees go on. (The first
+/// layer of every position (to ply 8), where only the players' trees go on. (The first
 /// player's tree there holds exact values, whose best moves need no look ahead.)
 const BOOK_ROUNDS: u32 = 4;
 

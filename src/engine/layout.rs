@@ -84,10 +84,11 @@ macro_rules! with_lines {
 }
 
 /// Which symmetries a layout's canonical keys use: the mirror image on a flat board (with
-/// its own copy of the loop for the standard width), the mirror image and every rotation on
-/// a cylinder.
+/// its own copies of the loop for the standard 7x6 board and for the standard width), the
+/// mirror image and every rotation on a cylinder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Symmetries {
+    Standard,
     FlatWidth7,
     Flat,
     Cylinder,
@@ -222,6 +223,7 @@ impl<B: Bits> Layout<B> {
         };
         let symmetries = match (ring, w) {
             (true, _) => Symmetries::Cylinder,
+            (false, 7) if stride == 7 => Symmetries::Standard,
             (false, 7) => Symmetries::FlatWidth7,
             (false, _) => Symmetries::Flat,
         };
@@ -549,10 +551,11 @@ impl<B: Bits> Layout<B> {
     /// The left-right mirror image of a set of cells.
     #[inline]
     pub fn mirror(&self, bits: B) -> B {
-        // The standard width gets its own unrolled copy of the loop.
-        match self.rules.width() {
-            7 => self.mirror_of(bits, 7),
-            w => self.mirror_of(bits, w),
+        // The standard board and the standard width get their own unrolled copies of the loop.
+        match (self.symmetries, self.rules.width()) {
+            (Symmetries::Standard, _) => mirror_7x6(bits),
+            (_, 7) => self.mirror_of(bits, 7),
+            (_, w) => self.mirror_of(bits, w),
         }
     }
 
@@ -574,25 +577,10 @@ impl<B: Bits> Layout<B> {
     #[inline]
     pub fn canonical(&self, key: B) -> (B, Symmetry) {
         match self.symmetries {
-            Symmetries::FlatWidth7 => self.mirror_canonical(key, 7),
-            Symmetries::Flat => self.mirror_canonical(key, self.rules.width()),
+            Symmetries::Standard => smaller_image(key, mirror_7x6(key)),
+            Symmetries::FlatWidth7 => smaller_image(key, self.mirror_of(key, 7)),
+            Symmetries::Flat => smaller_image(key, self.mirror_of(key, self.rules.width())),
             Symmetries::Cylinder => self.ring_canonical(key),
-        }
-    }
-
-    #[inline(always)]
-    fn mirror_canonical(&self, key: B, w: u32) -> (B, Symmetry) {
-        let mirrored = self.mirror_of(key, w);
-        if mirrored < key {
-            (
-                mirrored,
-                Symmetry {
-                    mirrored: true,
-                    turn: 0,
-                },
-            )
-        } else {
-            (key, Symmetry::IDENTITY)
         }
     }
 
@@ -619,6 +607,45 @@ impl<B: Bits> Layout<B> {
     }
 }
 
+/// The mirror image of a set of cells on the standard 7x6 board (7 columns of 7 bits): each
+/// column moved by a constant shift, which the compiler turns into a few masks and shifts
+/// (3-4% quicker searches on 7x6 than the loop with the stride read at run time: Pons's
+/// Begin-Medium set, first 100 lines exact, 1 thread pinned, 5 pairs: A/B wall 0.969; 14 misère
+/// positions of ply 9, outcome only: 0.956).
+#[inline(always)]
+fn mirror_7x6<B: Bits>(bits: B) -> B {
+    const WIDTH: u32 = 7;
+    const STRIDE: u32 = 7;
+    let column = (B::ONE << STRIDE) - B::ONE;
+    let mut out = B::ZERO;
+    for c in 0..WIDTH {
+        let part = bits & (column << (c * STRIDE));
+        let to = WIDTH - 1 - c;
+        out |= if to >= c {
+            part << ((to - c) * STRIDE)
+        } else {
+            part >> ((c - to) * STRIDE)
+        };
+    }
+    out
+}
+
+/// The smaller of a key and its mirror image, with the symmetry that gives it.
+#[inline(always)]
+fn smaller_image<B: Bits>(key: B, mirrored: B) -> (B, Symmetry) {
+    if mirrored < key {
+        (
+            mirrored,
+            Symmetry {
+                mirrored: true,
+                turn: 0,
+            },
+        )
+    } else {
+        (key, Symmetry::IDENTITY)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -626,6 +653,23 @@ mod tests {
 
     fn layout(k: u32, w: u32, h: u32) -> Layout<u64> {
         Layout::new(Rules::new(k, w, h, Variant::Normal).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_standard_boards_mirror_is_the_loops() {
+        let l = layout(4, 7, 6);
+        assert_eq!(l.symmetries, Symmetries::Standard);
+        // A fixed xorshift sequence of sets of cells, each on the board's 49 bits.
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let bits = x & l.used;
+            assert_eq!(mirror_7x6(bits), l.mirror_of(bits, 7), "{bits:#x}");
+            assert_eq!(l.mirror(l.mirror(bits)), bits);
+        }
+        assert_eq!(l.mirror(l.bottom_cell(0)), l.bottom_cell(6));
     }
 
     #[test]

@@ -552,10 +552,10 @@ impl<B: Bits> Layout<B> {
     #[inline]
     pub fn mirror(&self, bits: B) -> B {
         // The standard board and the standard width get their own unrolled copies of the loop.
-        match (self.symmetries, self.rules.width()) {
-            (Symmetries::Standard, _) => mirror_7x6(bits),
-            (_, 7) => self.mirror_of(bits, 7),
-            (_, w) => self.mirror_of(bits, w),
+        match self.symmetries {
+            Symmetries::Standard => mirror_7x6(bits),
+            Symmetries::FlatWidth7 => self.mirror_of(bits, 7),
+            Symmetries::Flat | Symmetries::Cylinder => self.mirror_of(bits, self.rules.width()),
         }
     }
 
@@ -577,9 +577,9 @@ impl<B: Bits> Layout<B> {
     #[inline]
     pub fn canonical(&self, key: B) -> (B, Symmetry) {
         match self.symmetries {
-            Symmetries::Standard => smaller_image(key, mirror_7x6(key)),
-            Symmetries::FlatWidth7 => smaller_image(key, self.mirror_of(key, 7)),
-            Symmetries::Flat => smaller_image(key, self.mirror_of(key, self.rules.width())),
+            Symmetries::Standard | Symmetries::FlatWidth7 | Symmetries::Flat => {
+                smaller_image(key, self.mirror(key))
+            }
             Symmetries::Cylinder => self.ring_canonical(key),
         }
     }

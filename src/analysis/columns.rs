@@ -129,31 +129,34 @@ pub fn column_values(
     }
     // A round's allowance per move is the budget divided by `parts`.
     let mut parts = 4 * moves.len().max(1) as u32;
-    'rounds: loop {
+    loop {
         let unknown: Vec<usize> = (0..moves.len()).filter(|&i| moves[i].1.is_none()).collect();
         if unknown.is_empty() {
             break;
         }
-        let mut settled = false;
-        for (n, &i) in unknown.iter().enumerate() {
-            let left = (unknown.len() - n) as u32;
-            let spent = solver.nodes().saturating_sub(nodes_before);
-            let share = Budget {
-                time: budget
-                    .time
-                    .map(|t| (t.saturating_sub(start.elapsed()) / left).min(t / parts)),
-                nodes: budget
-                    .nodes
-                    .map(|m| (m.saturating_sub(spent) / u64::from(left)).min(m / u64::from(parts))),
-            };
-            if share.time.is_some_and(|t| t.is_zero()) || share.nodes == Some(0) {
-                break 'rounds;
-            }
-            let child = pos.played(moves[i].0).expect("legal column");
-            moves[i].1 = solver
-                .limited(share, |s| s.value(&child, depth))
-                .map(after_move);
-            settled |= moves[i].1.is_some();
+        // The solver searches the unknown moves in waves (one move per thread), and each wave
+        // may have an equal share of what is left.
+        let waves = unknown.len().div_ceil(solver.side_by_side(budget)) as u32;
+        let spent = solver.nodes().saturating_sub(nodes_before);
+        let share = Budget {
+            time: budget
+                .time
+                .map(|t| (t.saturating_sub(start.elapsed()) / waves).min(t / parts)),
+            nodes: budget
+                .nodes
+                .map(|m| (m.saturating_sub(spent) / u64::from(waves)).min(m / u64::from(parts))),
+        };
+        if share.time.is_some_and(|t| t.is_zero()) || share.nodes == Some(0) {
+            break;
+        }
+        let children: Vec<Position> = unknown
+            .iter()
+            .map(|&i| pos.played(moves[i].0).expect("legal column"))
+            .collect();
+        let found = solver.values_each(&children, depth, share);
+        let settled = found.iter().any(Option::is_some);
+        for (&i, value) in unknown.iter().zip(found) {
+            moves[i].1 = value.map(after_move);
         }
         if parts == 1 && !settled {
             // Every unknown move had an equal share of the rest, and none was enough.
@@ -223,13 +226,16 @@ mod tests {
     fn with_time_enough_they_are_the_solvers_move_values() {
         for (variant, moves) in [(Variant::Normal, "4453"), (Variant::Misere, "3")] {
             let pos = position(4, 5, 4, variant, moves);
-            for depth in [Depth::Weak, Depth::Strong] {
-                let values =
-                    column_values(&mut Solver::new(Mib(4)), &pos, depth, Budget::UNLIMITED);
+            for (depth, threads) in [Depth::Weak, Depth::Strong]
+                .into_iter()
+                .flat_map(|depth| [(depth, 1), (depth, 2)])
+            {
+                let mut solver = Solver::new(Mib(4)).with_threads(threads);
+                let values = column_values(&mut solver, &pos, depth, Budget::UNLIMITED);
                 let expected = Solver::new(Mib(4)).move_values(&pos, depth);
                 let got: Vec<_> = values.moves.iter().map(|(c, v)| (*c, v.unwrap())).collect();
                 let want: Vec<_> = expected.iter().map(|m| (m.column, m.value)).collect();
-                assert_eq!(got, want, "{variant:?} {moves} {depth:?}");
+                assert_eq!(got, want, "{variant:?} {moves} {depth:?} {threads}");
                 let analysed = Solver::new(Mib(4)).analyze(&pos, depth);
                 assert_eq!(values.value(&pos), Some(analysed.value));
                 assert_eq!(values.best_columns(&pos), analysed.best_moves);

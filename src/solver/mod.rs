@@ -302,11 +302,7 @@ impl Solver {
     /// The exact score of `pos` from the side to move (weak: only its sign is meaningful).
     fn score(&mut self, pos: &Position, depth: Depth) -> Score {
         fn run<B: Bits>(search: &mut Search<B>, pos: &Position, depth: Depth) -> Score {
-            let pos = pos.convert::<B>().expect("backend chosen to fit");
-            match depth {
-                Depth::Weak => search.sign(&pos),
-                Depth::Strong => search.exact(&pos),
-            }
+            search.score(&pos.convert::<B>().expect("backend chosen to fit"), depth)
         }
         match self.backend(pos.rules()) {
             Backend::Narrow(s) => run(s, pos, depth),
@@ -316,22 +312,96 @@ impl Solver {
 
     /// The value of `pos` (finished or not) at the given depth.
     pub fn value(&mut self, pos: &Position, depth: Depth) -> Value {
-        if let Some(outcome) = pos.outcome() {
-            return Value {
-                result: outcome.result,
-                remoteness: Some(0),
-            };
-        }
-        if let Some(value) = self.book_value(pos, depth) {
-            return value;
-        }
-        if depth == Depth::Weak
-            && let Some(value) = self.one_row_value(pos)
-        {
+        if let Some(value) = self.value_without_search(pos, depth) {
             return value;
         }
         let score = self.score(pos, depth);
         Self::value_of(pos, score, depth)
+    }
+
+    /// The value of `pos` when it needs no search: a finished game, a position the book holds,
+    /// or (outcome only) one the one-row solver settles.
+    fn value_without_search(&mut self, pos: &Position, depth: Depth) -> Option<Value> {
+        if let Some(outcome) = pos.outcome() {
+            return Some(Value {
+                result: outcome.result,
+                remoteness: Some(0),
+            });
+        }
+        self.book_value(pos, depth).or_else(|| {
+            (depth == Depth::Weak)
+                .then(|| self.one_row_value(pos))
+                .flatten()
+        })
+    }
+
+    /// How many positions [`Solver::values_each`] searches at once under `budget`: one per
+    /// thread under a budget of time alone, else one (a budget of nodes settles the same values
+    /// on every run only when the positions are searched one after another).
+    pub fn side_by_side(&self, budget: Budget) -> usize {
+        if budget.nodes.is_some() {
+            1
+        } else {
+            self.threads
+        }
+    }
+
+    /// The value of each of `positions` (all of one set of rules) at `depth`, each found
+    /// within a budget of `each` of its own; `None` where that was not enough. The solver's
+    /// threads search [`Solver::side_by_side`] positions at once, one thread each, sharing the
+    /// table. What the table learned stays, and serves the next solve.
+    pub fn values_each(
+        &mut self,
+        positions: &[Position],
+        depth: Depth,
+        each: Budget,
+    ) -> Vec<Option<Value>> {
+        if self.side_by_side(each) == 1 || positions.len() < 2 {
+            return positions
+                .iter()
+                .map(|pos| self.limited(each, |s| s.value(pos, depth)))
+                .collect();
+        }
+        fn run<B: Bits>(
+            search: &mut Search<B>,
+            positions: &[&Position],
+            depth: Depth,
+            time: Option<Duration>,
+        ) -> Vec<Option<Score>> {
+            let converted: Vec<Position<B>> = positions
+                .iter()
+                .map(|pos| pos.convert::<B>().expect("backend chosen to fit"))
+                .collect();
+            search.score_each(&converted, depth, time)
+        }
+        let mut values: Vec<Option<Value>> = positions
+            .iter()
+            .map(|pos| self.value_without_search(pos, depth))
+            .collect();
+        let open: Vec<&Position> = positions
+            .iter()
+            .zip(&values)
+            .filter(|(_, value)| value.is_none())
+            .map(|(pos, _)| pos)
+            .collect();
+        let Some(first) = open.first() else {
+            return values;
+        };
+        debug_assert!(open.iter().all(|pos| pos.rules() == first.rules()));
+        let scores = match self.backend(first.rules()) {
+            Backend::Narrow(s) => run(s, &open, depth, each.time),
+            Backend::Wide(s) => run(s, &open, depth, each.time),
+        };
+        let mut scores = scores.into_iter();
+        for (pos, value) in positions.iter().zip(values.iter_mut()) {
+            if value.is_none() {
+                *value = scores
+                    .next()
+                    .expect("one score per open position")
+                    .map(|score| Self::value_of(pos, score, depth));
+            }
+        }
+        values
     }
 
     /// The value of a non-terminal position from its score at the given depth.

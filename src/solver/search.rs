@@ -583,7 +583,13 @@ impl<B: Bits> Search<B> {
         hint: Hint<B>,
         window: Window,
     ) -> ControlFlow<Score, (B, Window)> {
-        match expand(pos, their_threats, hint.try_strategies) {
+        // The strategies bound the score above by -1 or 0 at best, which fails low only at
+        // `alpha >= -1`.
+        match expand(
+            pos,
+            their_threats,
+            hint.try_strategies && window.alpha >= -1,
+        ) {
             Expansion::Decided(score) => ControlFlow::Break(score),
             Expansion::Open {
                 moves,

@@ -390,8 +390,8 @@ fn a_diagonal_winds_around_a_narrow_cylinder() {
 /// benchmark sets (64 MiB, one thread) are pinned to what `connectk bench` gives on flat boards.
 /// They were those of the search before cylinders existed until the search changes of issue 19
 /// (the exact score's questions, the normal move ordering, the normal rules' later
-/// transposition cutoffs, the strategy cutoff kept to the windows of an outcome) set them anew; a deliberate change of the search updates them, an
-/// accidental one fails here.
+/// transposition cutoffs, the strategy cutoff kept to the windows of an outcome) set them
+/// anew; a deliberate change of the search updates them, an accidental one fails here.
 #[test]
 fn the_flat_search_visits_the_pinned_node_counts() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data");

@@ -41,8 +41,8 @@ const ETC_MIN_EMPTY_NORMAL: u32 = 18;
 const _: () = assert!(ETC_MIN_EMPTY_MISERE > NEAR_LEAF_EMPTY);
 const _: () = assert!(ETC_MIN_EMPTY_NORMAL > NEAR_LEAF_EMPTY);
 
-/// Nodes with at least this many empty cells (in the windows of an outcome) look for a strategy cutoff (see
-/// [`strategy_cutoff`]) before searching. It cuts off about a third of the nodes with 8 to 16
+/// Nodes with at least this many empty cells, in the windows of an outcome, look for a strategy
+/// cutoff (see [`strategy_cutoff`]) before searching. It cuts off about a third of the nodes with 8 to 16
 /// empty cells that try it (UCI lines 53,249-53,398), fewer higher up; below 6 the bounds
 /// cost about what the small subtrees they save do. (UCI lines 53,249-53,848, 2 workers,
 /// 16 MiB: 24.9 s wall at 2, 25.1 s at 4, 24.8 s at 6, 25.4 s at 8, 25.7 s at 10.)
@@ -344,7 +344,7 @@ impl<B: Bits> Search<B> {
     /// one root search ([`Search::negamax`]) repeat much of each other's. A thread that finds
     /// none left to start joins a search still under way, as a helper would, and the first to
     /// finish a position stops the others on it. (Misère 7x6 hints, every column's outcome
-    /// from plies 0-16 of 40 random games, 2 threads: 15% less wall time than one root search
+    /// from plies 0-16 of 40 random games, 2 threads: 21% less wall time than one root search
     /// after another.)
     pub fn score_each(
         &mut self,

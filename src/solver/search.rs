@@ -85,7 +85,7 @@ pub struct Search<B: Bits> {
     stop: Arc<AtomicBool>,
     /// Whether this search stops when [`Search::stop`] is raised: a helper's does, and so does
     /// every thread's in [`Search::score_each`].
-    is_helper: bool,
+    obeys_stop: bool,
     /// The positions the threads are searching, when there are helpers.
     busy: Option<Arc<Busy>>,
     /// The opening book of these rules, whose values bound the scores of the positions it
@@ -250,7 +250,7 @@ impl<B: Bits> Search<B> {
             deadline: None,
             helpers: Vec::new(),
             stop: Arc::new(AtomicBool::new(false)),
-            is_helper: false,
+            obeys_stop: false,
             busy: (threads > 1).then(Arc::default),
             book,
             etc_min_empty: match rules.variant() {
@@ -269,7 +269,7 @@ impl<B: Bits> Search<B> {
                 deadline: None,
                 helpers: Vec::new(),
                 stop: Arc::clone(&search.stop),
-                is_helper: true,
+                obeys_stop: true,
                 busy: search.busy.clone(),
                 book: search.book.clone(),
                 etc_min_empty: search.etc_min_empty,
@@ -399,9 +399,9 @@ impl<B: Bits> Search<B> {
                 .or_else(|| turns.done.iter().rposition(|done| !done.load(Relaxed)))
         };
         let own_stop = Arc::clone(&self.stop);
-        let is_helper = self.is_helper;
+        let obeys_stop = self.obeys_stop;
         // Every search here stops once another thread has finished its position.
-        self.is_helper = true;
+        self.obeys_stop = true;
         while let Some(i) = pick() {
             self.stop = Arc::clone(&turns.done[i]);
             let deadline = time.map(|t| *turns.deadlines[i].get_or_init(|| Instant::now() + t));
@@ -416,7 +416,7 @@ impl<B: Bits> Search<B> {
             }
         }
         self.stop = own_stop;
-        self.is_helper = is_helper;
+        self.obeys_stop = obeys_stop;
         self.set_budget(None, None);
         found
     }
@@ -552,10 +552,11 @@ impl<B: Bits> Search<B> {
         self.nodes <= self.node_limit
     }
 
-    /// Whether a helper has been told to stop or the deadline has passed.
+    /// Whether a search that obeys its stop signal has been told to stop, or the deadline has
+    /// passed.
     #[cold]
     fn should_stop(&self) -> bool {
-        (self.is_helper && self.stop.load(Relaxed))
+        (self.obeys_stop && self.stop.load(Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 

@@ -9,11 +9,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use connectk::analysis::column_values;
 use connectk::arena::{PerfectSettings, PlayerName};
 use connectk::experiment::book::{BookSpec, Coverage, build};
 use connectk::strategy::MoveProof;
 use connectk::{
-    Book, Column, Depth, GameResult, Mib, Player, Position, Rules, Solver, Value, Variant,
+    Book, Budget, Column, Depth, GameResult, Mib, Player, Position, Rules, Solver, Value, Variant,
 };
 use support::binary::connectk;
 use support::brute::Grid;
@@ -204,6 +205,55 @@ fn a_perfect_player_never_leaves_its_tree_of_outcomes() {
     }
 }
 
+/// A book of hints answers every move's value at every position to its plies without a search
+/// (the analysis behind `play`'s hint and the web page, with no time at all), its layer one ply
+/// further holds only the moves of positions whose mover does not lose, and every entry is
+/// brute force's.
+#[test]
+fn a_book_of_hints_settles_every_move_to_its_plies() {
+    const PLIES: u32 = 6;
+    for variant in [Variant::Normal, Variant::Misere] {
+        let rules = Rules::new(4, 5, 4, variant).unwrap();
+        let dir = scratch(&format!("hints-{variant}"));
+        let book = built(spec(rules, PLIES, Coverage::Hints, u32::MAX), &dir);
+        assert_eq!(book.plies(), PLIES + 1, "{rules}");
+        check_every_entry(&book, &mut Brute::new(rules), false);
+        let mut solver = Solver::new(Mib(1)).with_book(Arc::new(book.clone()));
+        let (mut lost, mut layer) = (0, HashSet::new());
+        each_position(rules, PLIES, |pos, moves| {
+            let value = book.value(pos);
+            assert!(value.is_some(), "{rules}: {moves:?} missing");
+            let values = column_values(&mut solver, pos, Depth::Weak, Budget::time(Duration::ZERO));
+            assert!(
+                values.complete() && values.nodes == 0,
+                "{rules} {moves:?}: {values:?}"
+            );
+            if pos.plies() < PLIES {
+                return;
+            }
+            if value.unwrap().result == GameResult::Win(pos.to_move().other()) {
+                lost += 1;
+                return;
+            }
+            for column in pos.legal_columns() {
+                let child = pos.played(column).unwrap();
+                if !child.is_over() {
+                    layer.insert(child.canonical_key().0);
+                }
+            }
+        });
+        // Lost positions at the last ply are where the layer saves: the test must meet some.
+        assert!(lost > 0, "{rules}: no lost position at ply {PLIES}");
+        let summary = book.summary();
+        assert_eq!(
+            summary.by_ply[PLIES as usize + 1],
+            layer.len() as u64,
+            "{rules}"
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
 /// Where the book holds outcomes only, the perfect player takes its word: it plays a move
 /// that keeps the value at once, proven to keep it only, and does not spend its budget looking
 /// for the fastest win (the builder chose outcomes there because exact values cost too much).
@@ -372,6 +422,16 @@ fn the_book_subcommand_builds_resumes_merges_and_refuses_damaged_books() {
         &["book", "info", "/no/such/book"],
         "cannot access book /no/such/book",
     );
+    // A book of hints with --weak: outcomes only, its layer one ply past --plies included.
+    let hints = dir.join("hints.ckbook");
+    let mut args = vec!["book", "build"];
+    args.extend(board);
+    args.extend(["--plies", "4", "--cover", "hints", "--weak"]);
+    args.extend(["--out", hints.to_str().unwrap()]);
+    run_ok(&args);
+    let info = run_ok(&["book", "info", hints.to_str().unwrap()]);
+    assert!(info.contains("positions with up to 5 discs"), "{info}");
+    assert!(info.contains("(0 exact, "), "{info}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -39,6 +39,10 @@ enum Cover {
     P2,
     /// Both of p1 and p2.
     Players,
+    /// Every position of `all`, and one ply further those after each move of a position whose
+    /// side to move does not lose there: a hint (every move's value) up to --plies then needs
+    /// no search.
+    Hints,
 }
 
 /// Build a book: solve its positions ply by ply in parallel (a progress bar on stderr),
@@ -52,7 +56,8 @@ struct BuildArgs {
     /// The deepest positions, in discs.
     #[arg(long)]
     plies: u32,
-    /// Which positions: all of them, or those a perfect player meets.
+    /// Which positions: all of them (with or without what hints need one ply further), or those
+    /// a perfect player meets.
     #[arg(long, value_enum, default_value_t = Cover::Players)]
     cover: Cover,
     /// Positions with fewer discs than this are solved for the outcome only (default 0: every
@@ -131,9 +136,10 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
             Cover::P1 => Coverage::Player(Player::P1),
             Cover::P2 => Coverage::Player(Player::P2),
             Cover::Players => Coverage::Players,
+            Cover::Hints => Coverage::Hints,
         },
         strong_from: if args.weak {
-            args.plies + 1
+            u32::MAX
         } else {
             args.strong_from
         },

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::{BookBuildError, BookRow, BookSpec, book_of_rows, rows_path};
+use super::{BookBuildError, BookRow, BookSpec, Coverage, book_of_rows, rows_path};
 use crate::arena::safest_moves;
 use crate::engine::notation;
 use crate::engine::outcome::Player;
@@ -185,7 +185,10 @@ impl Run<'_> {
             pos: Position::new(self.spec.rules),
             moves: Vec::new(),
         }];
-        for ply in 0..=self.spec.plies {
+        // A book of hints solves one ply more: the moves of the last ply's positions.
+        let hints = self.spec.coverage == Coverage::Hints;
+        let last = self.spec.plies + u32::from(hints);
+        for ply in 0..=last {
             if !split && (level.len() >= 4 * shard.count as usize || ply == self.spec.plies) {
                 level = shard.select(&level);
                 split = true;
@@ -212,6 +215,7 @@ impl Run<'_> {
                     self.used.insert(row.key.clone(), row.clone());
                 }
                 let children: Vec<Node> = match tree {
+                    _ if ply == last => Vec::new(),
                     Some(p) if node.pos.to_move() == p => {
                         // The book player's move, from the row's own orientation of the position.
                         let Some(row) = row else { continue };
@@ -225,6 +229,10 @@ impl Run<'_> {
                             vec![chosen]
                         }
                     }
+                    None if hints && ply == self.spec.plies => match row {
+                        Some(row) if !row.mover_loses(&node.pos) => node.children().collect(),
+                        _ => Vec::new(),
+                    },
                     _ => node.children().collect(),
                 };
                 for child in children {
@@ -345,7 +353,7 @@ fn solve(spec: BookSpec, solver: &mut Solver, node: &Node) -> Option<BookRow> {
         nodes: spec.node_limit,
         time: None,
     };
-    let with_move = spec.coverage != super::Coverage::All;
+    let with_move = spec.coverage.with_moves();
     let (value, moves, nodes) = solver.limited(budget, |s| {
         let before = s.nodes();
         match (with_move, depth) {

@@ -96,32 +96,6 @@ fn batch_goes_on_after_a_bad_line() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// A long run whose stderr is a pipe or a log file (here, the test's pipe) still reports its
-/// progress, as lines rather than a bar redrawn in place: the first at once.
-#[test]
-fn progress_goes_to_a_log_as_lines() {
-    let dir = std::env::temp_dir().join(format!("connectk-progress-{}", std::process::id()));
-    let out = connectk(
-        &["table1", "--max-cells", "6", "--out", dir.to_str().unwrap()],
-        "",
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let progress: Vec<&str> = stderr
-        .lines()
-        .filter(|l| l.contains(" boards, eta "))
-        .collect();
-    assert!(!progress.is_empty(), "no progress line: {stderr}");
-    // A line of its own, with no bar and no carriage return of a terminal's redrawing.
-    assert!(
-        progress
-            .iter()
-            .all(|l| l.starts_with("00:0") && !l.contains(['\r', '['])),
-        "{stderr}"
-    );
-    std::fs::remove_dir_all(dir).unwrap();
-}
-
 #[test]
 fn table1_lists_the_boards_it_gave_up_at_the_node_limit_until_a_rerun_solves_them() {
     let dir = std::env::temp_dir().join(format!("connectk-node-limit-{}", std::process::id()));

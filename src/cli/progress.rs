@@ -107,7 +107,8 @@ impl<W: Write + Debug + Send> TermLike for LogLines<W> {
     fn flush(&self) -> io::Result<()> {
         let mut state = self.state();
         let drawing = std::mem::take(&mut state.drawing);
-        let line = drawing.trim_matches(|c: char| c == '\r' || c.is_whitespace());
+        // The carriage return that starts a drawing is whitespace too.
+        let line = drawing.trim();
         let now = Instant::now();
         if now >= state.due && !line.is_empty() {
             state.due = now + LOG_EVERY;

@@ -41,11 +41,12 @@ const ETC_MIN_EMPTY_NORMAL: u32 = 18;
 const _: () = assert!(ETC_MIN_EMPTY_MISERE > NEAR_LEAF_EMPTY);
 const _: () = assert!(ETC_MIN_EMPTY_NORMAL > NEAR_LEAF_EMPTY);
 
-/// Nodes with at least this many empty cells, in the windows of an outcome, look for a strategy
-/// cutoff (see [`strategy_cutoff`]) before searching. It cuts off about a third of the nodes with 8 to 16
-/// empty cells that try it (UCI lines 53,249-53,398), fewer higher up; below 6 the bounds
-/// cost about what the small subtrees they save do. (UCI lines 53,249-53,848, 2 workers,
-/// 16 MiB: 24.9 s wall at 2, 25.1 s at 4, 24.8 s at 6, 25.4 s at 8, 25.7 s at 10.)
+/// Nodes with at least this many empty cells, in the windows of an outcome, look for a
+/// strategy cutoff (see [`strategy_cutoff`]) before searching. It cuts off about a third of
+/// the nodes with 8 to 16 empty cells that try it (UCI lines 53,249-53,398), fewer higher up;
+/// below 6 the bounds cost about what the small subtrees they save do. (UCI lines
+/// 53,249-53,848, 2 workers, 16 MiB: 24.9 s wall at 2, 25.1 s at 4, 24.8 s at 6, 25.4 s at 8,
+/// 25.7 s at 10.)
 const STRATEGY_CUTOFF_MIN_EMPTY: u32 = 6;
 
 /// Nodes with at least this many empty cells mark themselves busy while they search, and put

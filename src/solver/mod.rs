@@ -5,7 +5,7 @@ pub mod book;
 mod busy;
 mod expand;
 mod keeping;
-mod memory;
+pub(crate) mod memory;
 mod order;
 pub(crate) mod pairing;
 #[cfg(test)]

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, fence};
 use crate::engine::bits::Bits;
 use crate::engine::position::Position;
 
-use super::memory::Mib;
+use super::memory::{Mib, table_memory};
 use super::score::Score;
 
 /// No lower bound known.
@@ -120,11 +120,8 @@ impl<B: Bits> Table<B> {
         let entry = Self::ENTRY_WORDS * 8;
         let wanted = (bytes / entry).max(1024);
         let slots = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        let mut words = Vec::with_capacity(slots * Self::ENTRY_WORDS);
-        advise_huge_pages(&words);
-        words.resize_with(slots * Self::ENTRY_WORDS, AtomicU64::default);
         Table {
-            words,
+            words: table_memory(slots * Self::ENTRY_WORDS),
             bucket_mask: slots / 2 - 1,
             shared: false,
             bits: PhantomData,
@@ -400,32 +397,6 @@ impl<B: Bits> Tables<B> {
     pub fn put(&self, key: B, near: bool, learned: Learned) {
         self.level(near).put(key, learned);
     }
-}
-
-/// Asks the kernel to back the table's (not yet touched) memory with huge pages.
-///
-/// Every probe of a large table lands on a random page, so with 4 KiB pages nearly every probe
-/// also misses the TLB; 2 MiB pages cut those misses and the page faults of the first touch.
-/// The advice is only a hint: where it is refused or unsupported, nothing changes.
-fn advise_huge_pages<T>(entries: &Vec<T>) {
-    #[cfg(target_os = "linux")]
-    {
-        // The size of a transparent huge page on x86-64 and most other Linux machines.
-        const HUGE: usize = Mib(2).bytes();
-        let start = entries.as_ptr() as usize;
-        let end = start + entries.capacity() * std::mem::size_of::<T>();
-        let aligned = start.next_multiple_of(HUGE);
-        if end > aligned + HUGE {
-            let len = (end - aligned) / HUGE * HUGE;
-            // SAFETY: the range lies inside the vector's own allocation, and MADV_HUGEPAGE
-            // changes only how the kernel backs the pages, never their contents.
-            unsafe {
-                libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = entries;
 }
 
 #[cfg(test)]

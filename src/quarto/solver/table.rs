@@ -1,6 +1,10 @@
 //! The transposition table: score bounds of boards already searched, under their canonical
 //! keys, in buckets of four 16-byte entries (one cache line).
 
+use bytemuck::Zeroable;
+
+use crate::solver::memory::table_memory;
+
 /// No bound known.
 const NO_LOWER: i8 = i8::MIN;
 /// No bound known.
@@ -9,7 +13,7 @@ const NO_UPPER: i8 = i8::MAX;
 /// One entry: the whole canonical key (so a hit is never another position's answer), the
 /// bounds, and the work (1 + base-2 logarithm of the nodes the search took; 0 marks an empty
 /// entry), which decides what is replaced.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, Zeroable)]
 #[repr(C, align(16))]
 struct Entry {
     columns: u64,
@@ -33,11 +37,8 @@ impl Table {
     pub fn with_bytes(bytes: usize) -> Table {
         let buckets = (bytes / (WAYS * size_of::<Entry>())).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let mut entries = Vec::with_capacity(buckets * WAYS);
-        back_with_huge_pages(&entries);
-        entries.resize(buckets * WAYS, Entry::default());
         Table {
-            entries,
+            entries: table_memory(buckets * WAYS),
             bucket_mask: buckets - 1,
         }
     }
@@ -95,33 +96,6 @@ impl Table {
             work,
         };
     }
-}
-
-/// Asks Linux to back the table's memory with 2 MiB pages. Probes land on random buckets, so
-/// with 4 KiB pages nearly every probe also misses the address translation cache, which on
-/// this virtual machine cost more than the cache miss itself (44% of a solve's time went to
-/// the probe's first load).
-fn back_with_huge_pages(entries: &Vec<Entry>) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let start = entries.as_ptr() as usize;
-        let first = start.next_multiple_of(HUGE);
-        let end = start + entries.capacity() * size_of::<Entry>();
-        if end >= first + HUGE {
-            // SAFETY: the range lies inside the vector's allocation, and MADV_HUGEPAGE only
-            // changes how the kernel backs the pages, never their contents.
-            unsafe {
-                libc::madvise(
-                    first as *mut libc::c_void,
-                    (end - first) / HUGE * HUGE,
-                    libc::MADV_HUGEPAGE,
-                );
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = entries;
 }
 
 #[cfg(test)]

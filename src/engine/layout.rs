@@ -32,6 +32,9 @@ use super::rules::Rules;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Lines {
     Flat3,
+    /// k = 4 on a flat board of height 6 (the standard board and its widths): the four line
+    /// directions' shifts are constants too (see [`STANDARD_SHIFTS`]).
+    Standard,
     Flat4,
     Flat5,
     Flat,
@@ -45,43 +48,60 @@ enum Lines {
 /// length, a literal constant where [`Lines`] has a copy for it, so that inlined code is
 /// specialised for it.
 macro_rules! with_lines {
-    ($layout:expr, |$k:ident| flat: $flat:expr, ring: $ring:expr) => {
+    ($layout:expr, |$k:ident, $shifts:ident| flat: $flat:expr, ring: $ring:expr) => {
         match $layout.lines {
+            Lines::Standard => {
+                let $k = 4;
+                let $shifts: &[u32] = &STANDARD_SHIFTS;
+                $flat
+            }
             Lines::Flat3 => {
                 let $k = 3;
+                let $shifts = &$layout.shifts[..$layout.directions];
                 $flat
             }
             Lines::Flat4 => {
                 let $k = 4;
+                let $shifts = &$layout.shifts[..$layout.directions];
                 $flat
             }
             Lines::Flat5 => {
                 let $k = 5;
+                let $shifts = &$layout.shifts[..$layout.directions];
                 $flat
             }
             Lines::Flat => {
                 let $k = $layout.rules.k();
+                let $shifts = &$layout.shifts[..$layout.directions];
                 $flat
             }
             Lines::Cylinder3 => {
                 let $k = 3;
+                let $shifts = &$layout.shifts[..$layout.directions];
                 $ring
             }
             Lines::Cylinder4 => {
                 let $k = 4;
+                let $shifts = &$layout.shifts[..$layout.directions];
                 $ring
             }
             Lines::Cylinder5 => {
                 let $k = 5;
+                let $shifts = &$layout.shifts[..$layout.directions];
                 $ring
             }
             Lines::Cylinder => {
                 let $k = $layout.rules.k();
+                let $shifts = &$layout.shifts[..$layout.directions];
                 $ring
             }
         }
     };
 }
+
+/// The shifts of the four line directions on a flat board of height 6 (a column takes 7
+/// bits): up, along a row, and the two diagonals.
+const STANDARD_SHIFTS: [u32; 4] = [1, 7, 6, 8];
 
 /// Which symmetries a layout's canonical keys use: the mirror image on a flat board (with
 /// its own copies of the loop for the standard 7x6 board and for the standard width), the
@@ -212,6 +232,7 @@ impl<B: Bits> Layout<B> {
             (B::ONE << (w * stride)) - B::ONE
         };
         let lines = match (ring, k) {
+            (false, 4) if h == 6 => Lines::Standard,
             (true, 3) => Lines::Cylinder3,
             (true, 4) => Lines::Cylinder4,
             (true, 5) => Lines::Cylinder5,
@@ -396,20 +417,18 @@ impl<B: Bits> Layout<B> {
     /// Whether `stones` contain a line of k or more in any direction.
     #[inline]
     pub fn has_line(&self, stones: B) -> bool {
-        with_lines!(self, |k| flat: self.has_line_of(stones, k), ring: self.ring_has_line_of(stones, k))
+        with_lines!(self, |k, shifts| flat: Self::has_line_of(stones, k, shifts), ring: self.ring_has_line_of(stones, k, shifts))
     }
 
     #[inline(always)]
-    fn has_line_of(&self, stones: B, k: u32) -> bool {
-        self.shifts[..self.directions]
-            .iter()
-            .any(|&s| !Self::runs(stones, k, s).is_empty())
+    fn has_line_of(stones: B, k: u32, shifts: &[u32]) -> bool {
+        shifts.iter().any(|&s| !Self::runs(stones, k, s).is_empty())
     }
 
     #[inline(always)]
-    fn ring_has_line_of(&self, stones: B, k: u32) -> bool {
+    fn ring_has_line_of(&self, stones: B, k: u32, shifts: &[u32]) -> bool {
         let stones = stones & self.full;
-        self.shifts[..self.directions]
+        shifts
             .iter()
             .any(|&s| !self.ring_runs(stones, k, s).is_empty())
     }
@@ -420,13 +439,13 @@ impl<B: Bits> Layout<B> {
     /// player can still take part in a line.
     #[inline]
     pub fn window_cells(&self, cells: B) -> B {
-        with_lines!(self, |k| flat: self.window_cells_of(cells, k), ring: self.ring_window_cells_of(cells, k))
+        with_lines!(self, |k, shifts| flat: self.window_cells_of(cells, k, shifts), ring: self.ring_window_cells_of(cells, k, shifts))
     }
 
     #[inline(always)]
-    fn window_cells_of(&self, cells: B, k: u32) -> B {
+    fn window_cells_of(&self, cells: B, k: u32, shifts: &[u32]) -> B {
         let mut covered = B::ZERO;
-        for &s in &self.shifts[..self.directions] {
+        for &s in shifts {
             let starts = Self::runs(cells, k, s) & self.full;
             for i in 0..k {
                 covered |= starts << (i * s);
@@ -436,10 +455,10 @@ impl<B: Bits> Layout<B> {
     }
 
     #[inline(always)]
-    fn ring_window_cells_of(&self, cells: B, k: u32) -> B {
+    fn ring_window_cells_of(&self, cells: B, k: u32, shifts: &[u32]) -> B {
         let cells = cells & self.full;
         let mut covered = B::ZERO;
-        for &s in &self.shifts[..self.directions] {
+        for &s in shifts {
             let mut window = self.ring_runs(cells, k, s);
             covered |= window;
             for _ in 1..k {
@@ -455,13 +474,13 @@ impl<B: Bits> Layout<B> {
     /// Occupied cells are included when they qualify; callers mask with the empty cells they care about.
     #[inline]
     pub fn completing_cells(&self, stones: B) -> B {
-        with_lines!(self, |k| flat: self.completing_cells_of(stones, k), ring: self.ring_completing_cells_of(stones, k))
+        with_lines!(self, |k, shifts| flat: self.completing_cells_of(stones, k, shifts), ring: self.ring_completing_cells_of(stones, k, shifts))
     }
 
     #[inline(always)]
-    fn completing_cells_of(&self, stones: B, k: u32) -> B {
+    fn completing_cells_of(&self, stones: B, k: u32, shifts: &[u32]) -> B {
         let mut cells = B::ZERO;
-        for &s in &self.shifts[..self.directions] {
+        for &s in shifts {
             for below in 0..k {
                 let above = k - 1 - below;
                 // `below` stones at x-s, x-2s, ...; `above` stones at x+s, x+2s, ...
@@ -481,13 +500,13 @@ impl<B: Bits> Layout<B> {
     /// those with stones at x+s, ..., x+js (each one rotation from the one before), the cells
     /// completing a line are those in some `low[j] & high[k-1-j]`.
     #[inline(always)]
-    fn ring_completing_cells_of(&self, stones: B, k: u32) -> B {
+    fn ring_completing_cells_of(&self, stones: B, k: u32, shifts: &[u32]) -> B {
         /// Longest line whose `low` and `high` sets are kept; longer lines recompute `high`.
         const KEPT: usize = 8;
         let stones = stones & self.full;
         let k = k as usize;
         let mut cells = B::ZERO;
-        for &s in &self.shifts[..self.directions] {
+        for &s in shifts {
             if k <= KEPT {
                 let mut low = [!B::ZERO; KEPT];
                 let mut high = [!B::ZERO; KEPT];
@@ -670,6 +689,39 @@ mod tests {
             assert_eq!(l.mirror(l.mirror(bits)), bits);
         }
         assert_eq!(l.mirror(l.bottom_cell(0)), l.bottom_cell(6));
+    }
+
+    #[test]
+    fn boards_of_height_6_scan_lines_with_the_constant_shifts() {
+        for w in [4, 5, 7, 9] {
+            let l = layout(4, w, 6);
+            assert_eq!(l.lines, Lines::Standard);
+            assert_eq!(l.shifts, STANDARD_SHIFTS);
+            let shifts = &l.shifts[..l.directions];
+            // A fixed xorshift sequence of sets of cells, thinned to about a quarter of the
+            // board so that some hold lines and some do not.
+            let mut x = 0x2545_f491_4f6c_dd1d_u64;
+            let mut lines = 0;
+            for _ in 0..10_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let cells = x & x.rotate_left(23) & l.full;
+                let line = l.has_line(cells);
+                lines += usize::from(line);
+                assert_eq!(line, Layout::has_line_of(cells, 4, shifts), "{cells:#x}");
+                assert_eq!(
+                    l.completing_cells(cells),
+                    l.completing_cells_of(cells, 4, shifts)
+                );
+                assert_eq!(l.window_cells(cells), l.window_cells_of(cells, 4, shifts));
+            }
+            assert!(
+                (100..9_900).contains(&lines),
+                "{lines} of 10,000 sets hold a line"
+            );
+        }
+        assert_eq!(layout(4, 7, 5).lines, Lines::Flat4);
     }
 
     #[test]

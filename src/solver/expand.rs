@@ -9,6 +9,7 @@ use crate::engine::position::Position;
 use crate::engine::rules::Variant;
 
 use super::base_pairs::bound_by_base_pairs;
+use super::order::ThreatsAfter;
 use super::pairing::{self, EMPTY, MINE, THEIRS};
 use super::score::{Score, loss_at, win_at};
 
@@ -30,12 +31,20 @@ pub enum Expansion<B> {
 /// Looks at a non-terminal position with at least one empty cell, given `their_threats`, the
 /// empty cells that would complete a line of the opponent's. The opponent's strategy bounds
 /// ([`bound_by_strategies`]) tighten the upper bound only when `try_strategies` is set: a
-/// caller that has already found them too weak for its window skips them.
+/// caller that has already found them too weak for its window skips them. `threats_after`
+/// is cleared, then given the cells completing a line of the mover's after each move for
+/// which the expansion computes them, for the move ordering.
 #[inline]
-pub fn expand<B: Bits>(pos: &Position<B>, their_threats: B, try_strategies: bool) -> Expansion<B> {
+pub fn expand<B: Bits>(
+    pos: &Position<B>,
+    their_threats: B,
+    try_strategies: bool,
+    threats_after: &mut ThreatsAfter<B>,
+) -> Expansion<B> {
+    threats_after.clear();
     let expansion = match pos.rules().variant() {
         Variant::Normal => expand_normal(pos, their_threats),
-        Variant::Misere => expand_misere(pos, their_threats),
+        Variant::Misere => expand_misere(pos, their_threats, threats_after),
     };
     let Expansion::Open {
         moves,
@@ -332,7 +341,11 @@ fn expand_normal<B: Bits>(pos: &Position<B>, threats: B) -> Expansion<B> {
 /// Misère rules: the player who completes a line loses. `their_forbidden` are the empty cells
 /// that would complete a line of the opponent's.
 #[inline]
-fn expand_misere<B: Bits>(pos: &Position<B>, their_forbidden: B) -> Expansion<B> {
+fn expand_misere<B: Bits>(
+    pos: &Position<B>,
+    their_forbidden: B,
+    threats_after: &mut ThreatsAfter<B>,
+) -> Expansion<B> {
     let layout = pos.layout();
     let (cells, p) = (pos.rules().cells(), pos.plies());
     let playable = pos.playable();
@@ -353,7 +366,7 @@ fn expand_misere<B: Bits>(pos: &Position<B>, their_forbidden: B) -> Expansion<B>
         }
     }
     // I have a safe move, so I lose at ply p+3 at the earliest; no win at p+2 exists.
-    let moves = drop_moves_losing_at_the_next_turn(pos, safe, their_forbidden);
+    let moves = drop_moves_losing_at_the_next_turn(pos, safe, their_forbidden, threats_after);
     if moves.is_empty() {
         return Expansion::Decided(loss_at(cells, p + 3));
     }
@@ -377,6 +390,7 @@ fn drop_moves_losing_at_the_next_turn<B: Bits>(
     pos: &Position<B>,
     safe: B,
     their_forbidden: B,
+    threats_after: &mut ThreatsAfter<B>,
 ) -> B {
     let layout = pos.layout();
     let full = layout.full();
@@ -385,6 +399,7 @@ fn drop_moves_losing_at_the_next_turn<B: Bits>(
     for m in BitIter(safe) {
         let mask = pos.mask() | m;
         let mine_forbidden = layout.completing_cells(pos.current() | m) & full & !mask;
+        threats_after.record(m, mine_forbidden);
         let their_playable = (playable ^ m) | ((m << 1) & full);
         let their_safe = their_playable & !their_forbidden;
         let loses = BitIter(their_safe).any(|r| {
@@ -407,7 +422,7 @@ mod tests {
     use super::*;
     use crate::engine::position::Column;
     use crate::engine::rules::{Rules, Topology};
-    use crate::solver::plain::{bound_holds_along, threats_of};
+    use crate::solver::plain::{bound_holds_along, positions_along, threats_of};
 
     fn misere(k: u32, width: u32, height: u32) -> Rules {
         Rules::new(k, width, height, Variant::Misere).unwrap()
@@ -494,6 +509,36 @@ mod tests {
             let (k, width, height) = board;
             // Early positions of the larger boards are too slow for plain minimax.
             bound_holds_along(misere(k, width, height), &choices, 14, bound_by_delayed_take_even)?;
+        }
+
+        /// The threats after a move that the misère expansion hands to the move ordering are
+        /// the mover's completing cells after that move, as the ordering would compute them,
+        /// and every move the expansion keeps has them (flat and cylinder boards).
+        #[test]
+        fn the_threats_recorded_for_the_ordering_are_the_moves_own(
+            board in prop::sample::select(vec![(4, 7, 6), (4, 5, 4), (3, 6, 3), (3, 4, 4)]),
+            cylinder in any::<bool>(),
+            choices in prop::collection::vec(0usize..8, 0..30),
+        ) {
+            let (k, width, height) = board;
+            let topology = if cylinder { Topology::Cylinder } else { Topology::Flat };
+            let rules = misere(k, width, height).with_topology(topology);
+            let mut recorded = ThreatsAfter::new();
+            for pos in positions_along(rules, &choices) {
+                if pos.empty_cells() == 0 {
+                    continue;
+                }
+                let layout = pos.layout();
+                let expansion = expand(&pos, threats_of(&pos), false, &mut recorded);
+                if let Expansion::Open { moves, .. } = expansion {
+                    for m in BitIter(moves) {
+                        let own = layout.completing_cells(pos.current() | m)
+                            & layout.full()
+                            & !(pos.mask() | m);
+                        prop_assert_eq!(recorded.get(m), Some(own));
+                    }
+                }
+            }
         }
 
         /// The same on cylinders, whose bottom row is a ring guarded by

@@ -21,6 +21,46 @@ pub struct Ranked<B> {
     pub threats: B,
 }
 
+/// The empty cells that would complete a line of the mover's after each of a node's moves,
+/// for the moves whose cells the expansion has already computed (under misère rules it needs
+/// them to see which moves lose at the next turn), so that the ordering does not scan the
+/// lines again (40 random misère 7x6 positions at ply 10, outcome only: 1.7% less time).
+pub struct ThreatsAfter<B> {
+    /// By the bit index of the move.
+    cells: Box<[B; 128]>,
+    /// The moves whose entry holds their cells.
+    known: B,
+}
+
+impl<B: Bits> ThreatsAfter<B> {
+    /// Nothing known.
+    pub fn new() -> ThreatsAfter<B> {
+        ThreatsAfter {
+            cells: Box::new([B::ZERO; 128]),
+            known: B::ZERO,
+        }
+    }
+
+    /// Forgets every move's cells: a new node.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.known = B::ZERO;
+    }
+
+    /// Records `cells` for the move `m` (a single bit).
+    #[inline(always)]
+    pub fn record(&mut self, m: B, cells: B) {
+        self.cells[m.trailing_zeros() as usize] = cells;
+        self.known |= m;
+    }
+
+    /// The cells recorded for the move `m`, if any.
+    #[inline(always)]
+    pub(super) fn get(&self, m: B) -> Option<B> {
+        (!(self.known & m).is_empty()).then(|| self.cells[m.trailing_zeros() as usize])
+    }
+}
+
 /// Ranks moves for one set of rules.
 pub struct MoveOrder<B: Bits> {
     /// Static preference of each column, higher first.
@@ -121,7 +161,8 @@ impl<B: Bits> MoveOrder<B> {
     /// needs late in the game. On the boards of [`answer_on_top_when_paired`], only when the
     /// answer leaves every column filled in pairs; there it is otherwise ranked like any other
     /// move. `their_completing` are the empty cells that complete a line of the opponent's
-    /// (which the misère ranking counts).
+    /// (which the misère ranking counts). `known` holds the cells that complete a line of the
+    /// mover's after some of the moves, computed already.
     ///
     /// One exception, on misère boards of odd height: after a disc of the opponent's on the
     /// bottom row, the bottom row's moves come first (in their usual order), ahead of the
@@ -137,6 +178,7 @@ impl<B: Bits> MoveOrder<B> {
         moves: B,
         above_last: B,
         their_completing: B,
+        known: &ThreatsAfter<B>,
         out: &mut Vec<Ranked<B>>,
     ) {
         out.clear();
@@ -152,8 +194,9 @@ impl<B: Bits> MoveOrder<B> {
                 || (layout.playable(pos.mask() | above_last) & !self.odd_rows).is_empty());
         for m in BitIter(moves) {
             let column = layout.bit_cell(m).column;
-            let empty_after = layout.full() & !(pos.mask() | m);
-            let own = layout.completing_cells(pos.current() | m) & empty_after;
+            let own = known.get(m).unwrap_or_else(|| {
+                layout.completing_cells(pos.current() | m) & layout.full() & !(pos.mask() | m)
+            });
             let rank = if m == above_last && on_top_first {
                 i32::MAX
             } else {

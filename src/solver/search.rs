@@ -16,7 +16,7 @@ use super::Depth;
 use super::book::Book;
 use super::busy::Busy;
 use super::expand::{Expansion, bound_by_strategies, expand};
-use super::order::{MoveOrder, Ranked};
+use super::order::{MoveOrder, Ranked, ThreatsAfter};
 use super::probe::ScoreSearch;
 use super::score::Score;
 use super::table::{Learned, NEAR_LEAF_EMPTY, Tables, near_leaf};
@@ -75,6 +75,9 @@ pub struct Search<B: Bits> {
     order: MoveOrder<B>,
     /// One move list per ply, reused so that the search allocates nothing per node.
     move_lists: Vec<Vec<Ranked<B>>>,
+    /// What the expansion of the node being expanded found of the mover's threats after its
+    /// moves, for its move ordering (the node orders its moves before it searches a child).
+    threats_after: ThreatsAfter<B>,
     nodes: u64,
     /// The search gives up once `nodes` passes this count (see [`Search::set_budget`]).
     node_limit: u64,
@@ -246,6 +249,7 @@ impl<B: Bits> Search<B> {
             table: Tables::with_bytes(table_bytes, threads > 1),
             order: MoveOrder::new(&layout),
             move_lists: vec![Vec::new(); rules.cells() as usize + 1],
+            threats_after: ThreatsAfter::new(),
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
@@ -265,6 +269,7 @@ impl<B: Bits> Search<B> {
                 table: search.table.share().expect("the table was made shared"),
                 order: MoveOrder::new(&layout),
                 move_lists: search.move_lists.clone(),
+                threats_after: ThreatsAfter::new(),
                 nodes: 0,
                 node_limit: u64::MAX,
                 deadline: None,
@@ -586,7 +591,7 @@ impl<B: Bits> Search<B> {
     /// strictly better than the ones it keeps).
     #[inline(always)]
     fn expand_node(
-        &self,
+        &mut self,
         pos: &Position<B>,
         their_threats: B,
         hint: Hint<B>,
@@ -598,6 +603,7 @@ impl<B: Bits> Search<B> {
             pos,
             their_threats,
             hint.try_strategies && window.alpha >= -1,
+            &mut self.threats_after,
         ) {
             Expansion::Decided(score) => ControlFlow::Break(score),
             Expansion::Open {
@@ -669,7 +675,9 @@ impl<B: Bits> Search<B> {
     ) -> ControlFlow<Score, Window> {
         let ply = pos.plies() as usize;
         let list = &mut self.move_lists[ply];
-        self.order.sort(pos, moves, above_last, their_threats, list);
+        let known = &self.threats_after;
+        self.order
+            .sort(pos, moves, above_last, their_threats, known, list);
         let Some(known) = self.table.get(slot.key, slot.near) else {
             return ControlFlow::Continue(window);
         };

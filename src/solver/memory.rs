@@ -58,9 +58,10 @@ impl FromStr for Mib {
 ///
 /// The memory comes zeroed from the system (bytemuck's [`bytemuck::zeroed_vec`] allocates with
 /// `alloc_zeroed`, which a large allocation gets as fresh pages), so nothing is written here:
-/// a page costs only when the search first touches it. Writing the entries up front cost a
-/// solve 4.5 ms for 64 MiB and 70 ms for 1 GiB on the development machine, and up to 2.2 s
-/// where the kernel first had to compact memory for the huge pages, however small the search.
+/// a page costs only when the search first touches it. A first solve of 16 k nodes in a fresh
+/// process, six runs on the development machine: 6-39 ms with 64 MiB and 50-55 ms with 1 GiB,
+/// against 7-111 ms and 70-2,235 ms when every entry was written up front (the worst cases are
+/// the kernel compacting memory for the huge pages, which a first touch can still meet).
 pub(crate) fn table_memory<T: Zeroable>(len: usize) -> Vec<T> {
     let entries = bytemuck::zeroed_vec(len);
     advise_huge_pages(&entries);

@@ -46,57 +46,52 @@ enum Lines {
 
 /// Evaluates `$flat` on a flat board and `$ring` on a cylinder, with `$k` bound to the line
 /// length, a literal constant where [`Lines`] has a copy for it, so that inlined code is
-/// specialised for it.
+/// specialised for it, and `$shifts` to the shifts of the line directions (constants too for
+/// [`Lines::Standard`]).
 macro_rules! with_lines {
-    ($layout:expr, |$k:ident, $shifts:ident| flat: $flat:expr, ring: $ring:expr) => {
+    ($layout:expr, |$k:ident, $shifts:ident| flat: $flat:expr, ring: $ring:expr) => {{
+        let $shifts = &$layout.shifts[..$layout.directions];
         match $layout.lines {
             Lines::Standard => {
                 let $k = 4;
+                // The same shifts, as constants the inlined scans unroll with.
                 let $shifts: &[u32] = &STANDARD_SHIFTS;
                 $flat
             }
             Lines::Flat3 => {
                 let $k = 3;
-                let $shifts = &$layout.shifts[..$layout.directions];
                 $flat
             }
             Lines::Flat4 => {
                 let $k = 4;
-                let $shifts = &$layout.shifts[..$layout.directions];
                 $flat
             }
             Lines::Flat5 => {
                 let $k = 5;
-                let $shifts = &$layout.shifts[..$layout.directions];
                 $flat
             }
             Lines::Flat => {
                 let $k = $layout.rules.k();
-                let $shifts = &$layout.shifts[..$layout.directions];
                 $flat
             }
             Lines::Cylinder3 => {
                 let $k = 3;
-                let $shifts = &$layout.shifts[..$layout.directions];
                 $ring
             }
             Lines::Cylinder4 => {
                 let $k = 4;
-                let $shifts = &$layout.shifts[..$layout.directions];
                 $ring
             }
             Lines::Cylinder5 => {
                 let $k = 5;
-                let $shifts = &$layout.shifts[..$layout.directions];
                 $ring
             }
             Lines::Cylinder => {
                 let $k = $layout.rules.k();
-                let $shifts = &$layout.shifts[..$layout.directions];
                 $ring
             }
         }
-    };
+    }};
 }
 
 /// The shifts of the four line directions on a flat board of height 6 (a column takes 7

@@ -675,9 +675,9 @@ impl<B: Bits> Search<B> {
     ) -> ControlFlow<Score, Window> {
         let ply = pos.plies() as usize;
         let list = &mut self.move_lists[ply];
-        let known = &self.threats_after;
+        let threats_after = &self.threats_after;
         self.order
-            .sort(pos, moves, above_last, their_threats, known, list);
+            .sort(pos, moves, above_last, their_threats, threats_after, list);
         let Some(known) = self.table.get(slot.key, slot.near) else {
             return ControlFlow::Continue(window);
         };

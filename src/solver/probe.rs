@@ -188,7 +188,9 @@ mod tests {
     /// Against an oracle that answers every question with the weakest fail-soft bound (the
     /// probe itself, or one above it) and charges more for questions near zero, the search
     /// settles on the true score from every achievable score, under both variants, each
-    /// question inside the bounds and narrowing them.
+    /// question inside the bounds and narrowing them, and asked at the probe nearest zero of
+    /// those that ask the same (see [`ScoreSearch::toward_zero`]): below zero, the one just
+    /// under an achievable score.
     #[test]
     fn every_score_is_found() {
         for variant in [Variant::Normal, Variant::Misere] {
@@ -200,6 +202,7 @@ mod tests {
                     let mut questions = 0;
                     while let Some((front, probe)) = search.next() {
                         assert!(search.lower <= probe && probe < search.upper);
+                        assert!(probe >= 0 || achievable.contains(probe + 1), "{probe}");
                         let r = if truth > probe { probe + 1 } else { probe };
                         let cost = 1 + (span - probe.abs()) as u64 * 100;
                         search.record(front, probe, r, cost);

@@ -41,12 +41,12 @@ const ETC_MIN_EMPTY_NORMAL: u32 = 18;
 const _: () = assert!(ETC_MIN_EMPTY_MISERE > NEAR_LEAF_EMPTY);
 const _: () = assert!(ETC_MIN_EMPTY_NORMAL > NEAR_LEAF_EMPTY);
 
-/// Nodes with at least this many empty cells, in the windows of an outcome, look for a
-/// strategy cutoff (see [`strategy_cutoff`]) before searching. It cuts off about a third of
-/// the nodes with 8 to 16 empty cells that try it (UCI lines 53,249-53,398), fewer higher up;
-/// below 6 the bounds cost about what the small subtrees they save do. (UCI lines
-/// 53,249-53,848, 2 workers, 16 MiB: 24.9 s wall at 2, 25.1 s at 4, 24.8 s at 6, 25.4 s at 8,
-/// 25.7 s at 10.)
+/// Nodes with at least this many empty cells, in the windows of an outcome and the one next
+/// to it (see [`Search::node`]), look for a strategy cutoff (see [`strategy_cutoff`]) before
+/// searching. It cuts off about a third of the nodes with 8 to 16 empty cells that try it (UCI
+/// lines 53,249-53,398), fewer higher up; below 6 the bounds cost about what the small
+/// subtrees they save do. (UCI lines 53,249-53,848, 2 workers, 16 MiB: 24.9 s wall at 2,
+/// 25.1 s at 4, 24.8 s at 6, 25.4 s at 8, 25.7 s at 10.)
 const STRATEGY_CUTOFF_MIN_EMPTY: u32 = 6;
 
 /// Nodes with at least this many empty cells mark themselves busy while they search, and put
@@ -522,15 +522,20 @@ impl<B: Bits> Search<B> {
                 ControlFlow::Continue(window) => window,
             };
         // Whether the strategy cutoff looks at every child's bounds (and finds none that cuts
-        // off, if the node goes on): the children then skip them. Only the windows of an
-        // outcome (beta 0 or 1) look. The bounds (at best -1 or 0 for the child) could cut off
-        // any beta <= 1, but at beta <= -1 the exact search asks how long the mover survives,
-        // and the children's own expansions find the same bounds once they are searched:
-        // looking there cost more than it saved (Pons's Begin-Medium, first 100 lines exact,
-        // 11% more nodes but 4% less time; Middle-Medium 4%, Begin-Hard 3%, misère 7x6 plies
-        // 9-10 exact 4%).
+        // off, if the node goes on): the children then skip them. The bounds (at best -1 or 0
+        // for the child) could cut off any beta <= 1, but further below zero the exact search
+        // asks how long a lost mover survives, where they rarely hold, and the children's own
+        // expansions find the same bounds once they are searched. So only the windows of an
+        // outcome (beta 0 or 1) look, and those at beta -2, of the question next to it on the
+        // losing side: does the mover lose no earlier than the last ply it could lose on (the
+        // second question of the exact normal 7x6: "can the first player win before ply 41?").
+        // Measured against beta 0 or 1 only, 1 thread: the empty normal 7x6 exact, 512 MiB,
+        // 128.3 M nodes -> 113.8 M, time 0.949 (farm-bench, 3 pairs); Pons's Begin-Medium
+        // (100 lines) and Middle-Medium (300) exact, 64 MiB, 0.994 and 1.012, 1.6% and 1.3%
+        // fewer nodes. Every beta <= 1 (one run each): Begin-Medium 9.7% fewer nodes but 4.5%
+        // more time; -4 to 1: 5.6% fewer, 6% more time.
         let strategies_tried =
-            pos.empty_cells() >= STRATEGY_CUTOFF_MIN_EMPTY && (0..=1).contains(&window.beta);
+            pos.empty_cells() >= STRATEGY_CUTOFF_MIN_EMPTY && (-2..=1).contains(&window.beta);
         if let Some(score) = self.cutoff(pos, children.as_ref(), window.beta, strategies_tried) {
             return score;
         }

@@ -374,3 +374,66 @@ fn every_committed_experiment_spec_parses_and_a_bad_run_is_named() {
     );
     std::fs::remove_dir_all(scratch).unwrap();
 }
+
+#[test]
+fn hint_bench_times_every_position_of_its_games_and_counts_the_slow_ones() {
+    let scratch = scratch("hint-bench");
+    let csv = scratch.join("hints.csv");
+    let args = [
+        "hint-bench",
+        "--rules",
+        "misere",
+        "--width",
+        "4",
+        "--height",
+        "4",
+        "--games",
+        "3",
+        "--seed",
+        "9",
+        "--max-ply",
+        "6",
+        "--no-book",
+        "--out",
+        csv.to_str().unwrap(),
+    ];
+    let out = connectk(&args, "");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    // One row per position: each game's positions from the empty board, every move settled.
+    let rows: Vec<Vec<String>> = std::fs::read_to_string(&csv)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    assert!(rows.len() >= 3 && rows.len() <= 21, "{} rows", rows.len());
+    for row in &rows {
+        let (ply, moves) = (row[1].parse::<usize>().unwrap(), &row[2]);
+        assert_eq!(moves.len(), ply, "{row:?}");
+        assert_eq!(row[5], row[6], "every move settled: {row:?}");
+    }
+    assert_eq!(rows.iter().filter(|r| r[1] == "0").count(), 3);
+    // The summary counts the same positions, per ply.
+    let per_ply: usize = stdout
+        .lines()
+        .skip(2)
+        .filter_map(|l| l.split(',').nth(1)?.parse::<usize>().ok())
+        .sum();
+    assert_eq!(per_ply, rows.len(), "{stdout}");
+    assert!(
+        stdout.contains(&format!("0 of {} over 2000 ms", rows.len())),
+        "{stdout}"
+    );
+
+    // The same games again give the same positions; a limit of 0 ms counts every hint as slow.
+    let again = connectk(&[&args[..14], &["--limit-ms", "0"]].concat(), "");
+    assert_eq!(again.status.code(), Some(1));
+    let again = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        again.contains(&format!("{0} of {0} over 0 ms", rows.len())),
+        "{again}"
+    );
+    assert_bad_input(&["hint-bench", "--games", "0"], "0 is not in 1..=100000");
+    std::fs::remove_dir_all(scratch).unwrap();
+}

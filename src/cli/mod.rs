@@ -33,6 +33,7 @@ mod bench;
 mod board;
 mod book;
 mod experiment;
+mod hint_bench;
 mod options;
 mod paper_check;
 mod perft;
@@ -97,6 +98,7 @@ enum Command {
     AnnulusMerge(annulus::MergeArgs),
     Perft(perft::Args),
     Bench(bench::Args),
+    HintBench(hint_bench::Args),
     Experiment(experiment::Args),
     Verify(verify::Args),
     PaperCheck(paper_check::Args),
@@ -151,6 +153,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::AnnulusMerge(args) => annulus::merge(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::HintBench(args) => hint_bench::run(args),
         Command::Experiment(args) => experiment::run(args),
         Command::Verify(args) => verify::run(args),
         Command::PaperCheck(args) => paper_check::run(args),

@@ -1,11 +1,12 @@
-//! The experiments: Table I, the UCI Connect-4 data set, the paper's claims, tournaments, opening books and
-//! the benchmark sets, each writing its results through one export layer, with a resumable
-//! store for the long runs.
+//! The experiments: Table I, the UCI Connect-4 data set, the paper's claims, tournaments,
+//! opening books, the benchmark sets and the hints' latency, each writing its results through
+//! one export layer, with a resumable store for the long runs.
 
 pub mod annulus;
 pub mod bench;
 pub mod book;
 pub mod export;
+pub mod hint_latency;
 pub mod paper_checks;
 pub mod provenance;
 pub mod shard;

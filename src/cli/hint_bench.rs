@@ -41,7 +41,9 @@ pub struct Args {
     /// runs until it knows every move.
     #[arg(long, value_name = "MS")]
     budget_ms: Option<u64>,
-    /// A hint slower than this, in milliseconds, is counted as over the limit.
+    /// A hint slower than this, in milliseconds, is counted as over the limit (a hint that
+    /// runs out of --budget-ms returns a moment after it, so with a budget equal to the limit
+    /// the unsettled hints count as over it too).
     #[arg(long, default_value_t = 2000, value_name = "MS")]
     limit_ms: u64,
     /// Transposition table size in MiB (`play`'s hint uses 64).

@@ -218,3 +218,38 @@ proptest! {
         check_position(rules, &choices)?;
     }
 }
+
+/// One solver kept across many outcome-only solves of misère positions, as a hint or a book
+/// build keeps it: after a run of positions whose side to move loses, it asks "is it a
+/// loss?" first at that parity (`OutcomeOrder`), and every outcome must stay right in either
+/// order. Every position of every game of choices `0..n` (taken modulo the legal moves) on a
+/// few misère boards, against brute force.
+#[test]
+fn one_solver_kept_across_misere_positions_finds_every_outcome() {
+    let mut checked = 0;
+    for (k, width, height) in [(3, 4, 3), (3, 3, 4), (4, 4, 3), (3, 5, 2)] {
+        let rules = Rules::new(k, width, height, Variant::Misere).unwrap();
+        let mut solver = Solver::new(Mib(1));
+        for game in 0..12usize {
+            let choices: Vec<usize> = (0..rules.cells() as usize)
+                .map(|i| (game * 7 + i * (game + 3)) % 11)
+                .collect();
+            for plies in 0..choices.len() {
+                let (pos, moves) = replay(rules, &choices[..plies]);
+                if pos.is_over() {
+                    break;
+                }
+                let weak = solver.solve_weak(&pos).value;
+                let expected = brute_value(rules, &moves);
+                assert_eq!(
+                    weak.result,
+                    expected.result,
+                    "{rules} after {:?}",
+                    connectk::notation::format(rules, &moves)
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 200, "only {checked} positions");
+}

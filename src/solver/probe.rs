@@ -181,9 +181,67 @@ impl ScoreSearch {
     }
 }
 
+/// Which of an outcome's two questions to ask first: "is it a win?" (a null window at 0) or
+/// "is it a loss?" (at -1), from how the outcomes this search found before ended, by the
+/// parity of the position's plies (the side to move).
+///
+/// Either order settles a win or a loss with one question when its fail-soft answer is
+/// decisive, but the question asked first does most of the work, and the second one is
+/// needed whenever the first answers at zero, as it often does after the opponent's strategy
+/// bounds (which prove "at most a draw"): a loss asked "is it a win?" first needs both. So the
+/// question likelier to be answered "yes" goes first, as the sides to move of one parity
+/// mostly win or mostly lose together (misère 7x6: the first player to move loses 31 of 40
+/// random positions of ply 10; of 38 of ply 11, the second player wins 31). Misère 7x6,
+/// outcome only, 1 thread, 64 MiB, against "is it a win?" always first: 40 positions of ply
+/// 10, 54.8 M nodes -> 52.6 M, 9.46 s -> 8.89 s; 40 of ply 12, 17.4 M -> 16.1 M; 38 of ply 11
+/// and 39 of ply 9 (mostly wins) unchanged.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OutcomeOrder {
+    /// Outcomes found, by parity of the plies: losses for the side to move.
+    losses: [u32; 2],
+    /// Wins and draws for the side to move.
+    others: [u32; 2],
+}
+
+impl OutcomeOrder {
+    /// Whether a position after `plies` plies is asked "is it a loss?" first: when the side to
+    /// move at that parity has lost more of the outcomes found so far than not.
+    pub fn loss_first(&self, plies: u32) -> bool {
+        let parity = (plies % 2) as usize;
+        self.losses[parity] > self.others[parity]
+    }
+
+    /// Records the outcome `sign` (its sign: win, draw or loss) of a position after `plies`.
+    pub fn record(&mut self, plies: u32, sign: Score) {
+        let parity = (plies % 2) as usize;
+        let count = if sign < 0 {
+            &mut self.losses[parity]
+        } else {
+            &mut self.others[parity]
+        };
+        *count = count.saturating_add(1);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_loss_question_goes_first_where_the_side_to_move_has_lost_most() {
+        let mut order = OutcomeOrder::default();
+        assert!(!order.loss_first(0) && !order.loss_first(1));
+        order.record(4, -1);
+        assert!(order.loss_first(10), "one loss at even plies");
+        assert!(!order.loss_first(9), "odd plies have their own count");
+        order.record(6, 0);
+        assert!(!order.loss_first(2), "a draw counts against: one each");
+        order.record(8, -3);
+        assert!(order.loss_first(0));
+        order.record(3, 1);
+        order.record(5, -1);
+        assert!(!order.loss_first(7), "a tie keeps the win question first");
+    }
 
     /// Against an oracle that answers every question with the weakest fail-soft bound (the
     /// probe itself, or one above it) and charges more for questions near zero, the search

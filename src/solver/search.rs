@@ -17,7 +17,7 @@ use super::book::Book;
 use super::busy::Busy;
 use super::expand::{Expansion, bound_by_strategies, expand};
 use super::order::{MoveOrder, Ranked, ThreatsAfter};
-use super::probe::ScoreSearch;
+use super::probe::{OutcomeOrder, ScoreSearch};
 use super::score::Score;
 use super::table::{Learned, NEAR_LEAF_EMPTY, Tables, near_leaf};
 
@@ -98,6 +98,8 @@ pub struct Search<B: Bits> {
     /// Nodes with at least this many empty cells try an enhanced transposition cutoff
     /// ([`ETC_MIN_EMPTY_NORMAL`] or [`ETC_MIN_EMPTY_MISERE`]).
     etc_min_empty: u32,
+    /// Which question of an outcome-only search goes first (see [`Search::sign`]).
+    outcome_order: OutcomeOrder,
 }
 
 /// What the threads of [`Search::score_each`] share about the positions they take in turn.
@@ -262,6 +264,7 @@ impl<B: Bits> Search<B> {
                 Variant::Normal => ETC_MIN_EMPTY_NORMAL,
                 Variant::Misere => ETC_MIN_EMPTY_MISERE,
             },
+            outcome_order: OutcomeOrder::default(),
         };
         search.helpers = (1..threads)
             .map(|_| Search {
@@ -279,6 +282,7 @@ impl<B: Bits> Search<B> {
                 busy: search.busy.clone(),
                 book: search.book.clone(),
                 etc_min_empty: search.etc_min_empty,
+                outcome_order: OutcomeOrder::default(),
             })
             .collect();
         Some(search)
@@ -320,17 +324,36 @@ impl<B: Bits> Search<B> {
 
     /// A score of a non-terminal position with the right sign (win, draw or loss) only.
     pub fn sign(&mut self, pos: &Position<B>) -> Score {
-        // Two null-window searches (is it a win? then: is it a loss?) cut off more than one
-        // search with the window (-1, 1). The first one's fail-soft answer may settle a loss
-        // already: below the window, it is an upper bound on the score.
-        let first = self.negamax(pos, 0, 1);
-        if first > 0 {
-            1
-        } else if first < 0 || self.negamax(pos, -1, 0) < 0 {
-            -1
+        // Two null-window searches (is it a win? is it a loss?) cut off more than one search
+        // with the window (-1, 1). Either one's fail-soft answer may settle the outcome alone:
+        // "is it a win?" answered below zero is a loss, "is it a loss?" answered above zero a
+        // win. Under misère rules the one likelier to be answered "yes" goes first (see
+        // `OutcomeOrder`); under normal rules "is it a win?", as draws are common there and
+        // need both questions in either order (the misère order took 10% more nodes on the
+        // first 300 lines of Pons's Middle-Medium, outcome only).
+        let plies = pos.plies();
+        let misere = pos.rules().variant() == Variant::Misere;
+        let sign = if misere && self.outcome_order.loss_first(plies) {
+            let first = self.negamax(pos, -1, 0);
+            if first != 0 {
+                first.signum()
+            } else {
+                Score::from(self.negamax(pos, 0, 1) > 0)
+            }
         } else {
-            0
+            let first = self.negamax(pos, 0, 1);
+            if first > 0 {
+                1
+            } else if first < 0 || self.negamax(pos, -1, 0) < 0 {
+                -1
+            } else {
+                0
+            }
+        };
+        if !self.exhausted() {
+            self.outcome_order.record(plies, sign);
         }
+        sign
     }
 
     /// The score of a non-terminal position at `depth`: exact, or with the right sign only.

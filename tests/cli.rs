@@ -379,24 +379,10 @@ fn every_committed_experiment_spec_parses_and_a_bad_run_is_named() {
 fn hint_bench_times_every_position_of_its_games_and_counts_the_slow_ones() {
     let scratch = scratch("hint-bench");
     let csv = scratch.join("hints.csv");
-    let args = [
-        "hint-bench",
-        "--rules",
-        "misere",
-        "--width",
-        "4",
-        "--height",
-        "4",
-        "--games",
-        "3",
-        "--seed",
-        "9",
-        "--max-ply",
-        "6",
-        "--no-book",
-        "--out",
-        csv.to_str().unwrap(),
-    ];
+    let games = "hint-bench --rules misere --width 4 --height 4 --games 3 --seed 9 --max-ply 6";
+    let mut args: Vec<&str> = games.split(' ').chain(["--no-book"]).collect();
+    let again_args = [&args[..], &["--limit-ms", "0"]].concat();
+    args.extend(["--out", csv.to_str().unwrap()]);
     let out = connectk(&args, "");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
@@ -427,7 +413,7 @@ fn hint_bench_times_every_position_of_its_games_and_counts_the_slow_ones() {
     );
 
     // The same games again give the same positions; a limit of 0 ms counts every hint as slow.
-    let again = connectk(&[&args[..14], &["--limit-ms", "0"]].concat(), "");
+    let again = connectk(&again_args, "");
     assert_eq!(again.status.code(), Some(1));
     let again = String::from_utf8_lossy(&again.stdout);
     assert!(

@@ -15,8 +15,9 @@ use super::options::BookArgs;
 /// and the web page's analysis ask it, of one solver kept from position to position (as a game
 /// keeps it), searching on every core. Prints, per ply, the positions, the mean and slowest
 /// time, the slowest position's moves, and how many took longer than --limit-ms or left some
-/// move's value unsettled (at --depth strong: its exact value). A measurement, not a test: the times depend on the machine and on what else
-/// runs on it (give the machine with the figures).
+/// move's value unsettled (at --depth strong: its exact value). A measurement, not a test: the
+/// times depend on the machine and on what else runs on it (give the machine with the
+/// figures).
 ///
 /// Exit status: 0 when every hint settled every move within --limit-ms, 1 otherwise, 2 for bad
 /// input.

@@ -11,7 +11,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use crate::analysis::{ColumnValues, column_values, perfect_values};
+use crate::analysis::{column_values, perfect_values};
 use crate::engine::notation;
 use crate::engine::position::Position;
 use crate::engine::rules::Rules;
@@ -81,7 +81,7 @@ pub fn time_hint(
     budget: Budget,
 ) -> HintTiming {
     let start = Instant::now();
-    let values: ColumnValues = match depth {
+    let values = match depth {
         Depth::Weak => column_values(solver, &at.position, Depth::Weak, budget),
         Depth::Strong => perfect_values(solver, &at.position, budget),
     };

@@ -253,3 +253,43 @@ fn one_solver_kept_across_misere_positions_finds_every_outcome() {
     }
     assert!(checked > 200, "only {checked} positions");
 }
+
+/// Every position of the first plies of a few normal boards, solved exactly (one solver kept
+/// across them, as `play` and the book builder keep theirs), against brute force. Many are won
+/// on the last ply or the one before, where the root refutes its other moves in an outcome's
+/// window before asking whether they win sooner (`refutes_as_outcome` in the search): a move
+/// that wins too must still be searched in the question's own window.
+#[test]
+fn exact_scores_of_late_wins_match_brute_force() {
+    let mut checked = 0;
+    let mut late_wins = 0;
+    for (k, width, height, plies) in [(3, 4, 4, 6), (3, 5, 3, 6), (4, 5, 3, 6), (3, 6, 2, 6)] {
+        let rules = Rules::new(k, width, height, Variant::Normal).unwrap();
+        let mut solver = Solver::new(Mib(1));
+        let mut games = vec![Vec::new()];
+        for _ in 0..plies {
+            let mut next = Vec::new();
+            for choices in &games {
+                let (pos, moves) = replay(rules, choices);
+                if pos.is_over() {
+                    continue;
+                }
+                let value = solver.solve(&pos).value;
+                let line = connectk::notation::format(rules, &moves);
+                assert_eq!(value, brute_value(rules, &moves), "{rules} after {line:?}");
+                checked += 1;
+                let plies = moves.len() as u32;
+                let mover_wins = value.result == GameResult::Win(Player::to_move_after(plies));
+                if mover_wins && plies + value.remoteness.unwrap() + 1 >= rules.cells() {
+                    late_wins += 1;
+                }
+                for choice in 0..pos.legal_columns().len() {
+                    next.push([choices.as_slice(), &[choice]].concat());
+                }
+            }
+            games = next;
+        }
+    }
+    println!("{checked} positions, {late_wins} won on the last two plies");
+    assert!(late_wins > 100, "only {late_wins} late wins");
+}

@@ -257,17 +257,19 @@ fn one_solver_kept_across_misere_positions_finds_every_outcome() {
 /// Every position of the first plies of a few normal boards, solved exactly (one solver kept
 /// across them, as `play` and the book builder keep theirs), against brute force. Many are won
 /// on the last ply or the one before, where the root refutes its other moves in an outcome's
-/// window before asking whether they win sooner (`refutes_as_outcome` in the search): a move
-/// that wins too must still be searched in the question's own window.
+/// window before asking whether they win sooner (`root_refutes_as_outcome` in the search): a
+/// move that wins too must still be searched in the question's own window.
 #[test]
 fn exact_scores_of_late_wins_match_brute_force() {
     let mut checked = 0;
     let mut late_wins = 0;
-    for (k, width, height, plies) in [(3, 4, 4, 6), (3, 5, 3, 6), (4, 5, 3, 6), (3, 6, 2, 6)] {
+    // Every position of the first six plies.
+    const PLIES: usize = 6;
+    for (k, width, height) in [(3, 4, 4), (3, 5, 3), (4, 5, 3), (3, 6, 2)] {
         let rules = Rules::new(k, width, height, Variant::Normal).unwrap();
         let mut solver = Solver::new(Mib(1));
         let mut games = vec![Vec::new()];
-        for _ in 0..plies {
+        for _ in 0..PLIES {
             let mut next = Vec::new();
             for choices in &games {
                 let (pos, moves) = replay(rules, choices);

@@ -125,7 +125,7 @@ struct Hint<B> {
     /// False when the parent's strategy cutoff found the child's strategy bounds above the
     /// child's `alpha`, so that its expansion skips them (see [`expand`]).
     try_strategies: bool,
-    /// Whether the node is the root of a search (see [`refutes_as_outcome`]).
+    /// Whether the node is the root of a search (see [`root_refutes_as_outcome`]).
     root: bool,
 }
 
@@ -162,14 +162,17 @@ impl<B: Bits> Hint<B> {
 /// not win" says as much and is far cheaper to prove, as the opponent's strategy bounds cut
 /// off in an outcome's windows only (see [`Search::node`]); for one that wins too, the
 /// outcome search is wasted. Normal 7x6, exact, against the window's search alone: the empty
-/// board, 1 thread, 512 MiB, 113.8 M nodes -> 81.5 M for the value (17.3 s -> 13.4 s), 141.6 M
-/// -> 96.7 M with the best moves; 2 threads, time 0.82 for the value (farm-bench, 5 pairs, 10.3 s
-/// -> 8.4 s), 0.78 with the best moves (4 pairs, 11.7 s -> 9.2 s); Pons's Middle-Medium (300 lines), Begin-Medium
-/// (100) and Begin-Hard (20), 1 thread, 64 MiB, within 0.2% of the nodes. Not under misère
-/// rules, where a won position often has several winning moves (40 misère 7x6 positions of
-/// ply 9: 7% more nodes, one of them twice its cost with three other winning moves); nor for
-/// later wins (`alpha` up to 4: 3.5% more nodes on Middle-Medium, 2.7% on Begin-Hard).
-fn refutes_as_outcome<B: Bits>(pos: &Position<B>, window: Window) -> bool {
+/// board, 1 thread, 512 MiB, 113.8 M nodes -> 81.5 M for the value (17.3 s -> 13.4 s), 141.6
+/// M -> 96.7 M with the best moves; 2 threads, time 0.82 for the value (farm-bench, 5 pairs,
+/// 10.3 s -> 8.4 s), 0.78 with the best moves (4 pairs, 11.7 s -> 9.2 s). Pons's
+/// Middle-Medium (300 lines), Begin-Medium (100) and Begin-Hard (20), 1 thread, 64 MiB: within
+/// 0.2% of the nodes; time 1.009 on Middle-Medium (1,000 lines, 7 pairs) and 1.004 on
+/// Begin-Medium (5 pairs). Not under misère rules, where a won position often has several
+/// winning moves (40 misère 7x6 positions of ply 9: 7% more nodes, one of them twice its cost
+/// with three other winning moves); nor for later wins (`alpha` up to 4: 3.5% more nodes on
+/// Middle-Medium, 2.7% on Begin-Hard); nor below the root, for too little (`alpha` 1 or 2 at
+/// every node with at least 30 empty cells: Begin-Medium 1.6% fewer nodes, time 0.995).
+fn root_refutes_as_outcome<B: Bits>(pos: &Position<B>, window: Window) -> bool {
     pos.rules().variant() == Variant::Normal && (1..=2).contains(&window.alpha)
 }
 
@@ -591,7 +594,7 @@ impl<B: Bits> Search<B> {
             slot.key,
             window,
             strategies_tried,
-            hint.root && refutes_as_outcome(pos, window),
+            hint.root && root_refutes_as_outcome(pos, window),
         );
         if self.exhausted() {
             // Some child gave up: `best` means nothing and must not be stored.
@@ -778,8 +781,8 @@ impl<B: Bits> Search<B> {
     /// negated fail-soft scores with `alpha` raised to each new best. With `strategies_tried`
     /// (the strategy cutoff found every child's strategy bounds above the child's `alpha`,
     /// which is `-beta` throughout), the children skip those bounds (see [`Hint`]). With
-    /// `refute_later` (a root that [`refutes_as_outcome`] picks), each move after the first is
-    /// refuted in an outcome's window first.
+    /// `refute_later` (a root that [`root_refutes_as_outcome`] picks), each move after the
+    /// first is refuted in an outcome's window first.
     ///
     /// With helpers, a node with at least [`DEFER_MIN_EMPTY`] empty cells is marked busy (at
     /// `key`) while it searches, and a move other than the first whose child another thread
@@ -855,8 +858,9 @@ impl<B: Bits> Search<B> {
     }
 
     /// The score (fail-soft, for `window`) of a move's `child`, searched first as "does the
-    /// move not win?" (the child's null window at -1, which [`refutes_as_outcome`] explains),
-    /// and in `window` only when it wins after all. Kept out of line: only roots call it.
+    /// move not win?" (the child's null window at -1, which [`root_refutes_as_outcome`]
+    /// explains), and in `window` only when it wins after all. Kept out of line: only roots
+    /// call it.
     #[cold]
     #[inline(never)]
     fn refute_as_outcome(&mut self, child: &Position<B>, window: Window, hint: Hint<B>) -> Score {

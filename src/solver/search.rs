@@ -162,9 +162,9 @@ impl<B: Bits> Hint<B> {
 /// not win" says as much and is far cheaper to prove, as the opponent's strategy bounds cut
 /// off in an outcome's windows only (see [`Search::node`]); for one that wins too, the
 /// outcome search is wasted. Normal 7x6, exact, against the window's search alone: the empty
-/// board, 1 thread, 512 MiB, 113.8 M nodes -> 81.5 M for the value (17.3 s -> 13.4 s), 141.6
-/// M -> 96.7 M with the best moves; 2 threads, time 0.82 for the value (farm-bench, 5 pairs,
-/// 10.3 s -> 8.4 s), 0.78 with the best moves (4 pairs, 11.7 s -> 9.2 s). Pons's
+/// board, 1 thread, 512 MiB, 113.8 M nodes -> 81.5 M for the value (17.3 s -> 13.4 s),
+/// 141.6 M -> 96.7 M with the best moves; 2 threads, time 0.82 for the value (farm-bench, 5
+/// pairs, 10.3 s -> 8.4 s), 0.78 with the best moves (4 pairs, 11.7 s -> 9.2 s). Pons's
 /// Middle-Medium (300 lines), Begin-Medium (100) and Begin-Hard (20), 1 thread, 64 MiB: within
 /// 0.2% of the nodes; time 1.009 on Middle-Medium (1,000 lines, 7 pairs) and 1.004 on
 /// Begin-Medium (5 pairs). Not under misère rules, where a won position often has several

@@ -432,6 +432,46 @@ fn the_book_subcommand_builds_resumes_merges_and_refuses_damaged_books() {
     let info = run_ok(&["book", "info", hints.to_str().unwrap()]);
     assert!(info.contains("positions with up to 5 discs"), "{info}");
     assert!(info.contains("(0 exact, "), "{info}");
+    // Book files merge with each other and with builds' CSVs: the exact entries are kept.
+    let exact = Book::read(&file).unwrap();
+    let union = dir.join("union.ckbook");
+    let mut args = vec!["book", "merge"];
+    args.extend(board);
+    args.extend(["--out", union.to_str().unwrap()]);
+    args.extend([hints.to_str().unwrap(), path]);
+    run_ok(&args);
+    let union = Book::read(&union).unwrap();
+    let weak = Book::read(&hints).unwrap();
+    assert!(union.len() >= exact.len().max(weak.len()));
+    assert_eq!(union.summary().strong, exact.summary().strong);
+    each_position(exact.rules(), 6, |pos, _| {
+        if let Some(value) = exact.value(pos) {
+            assert_eq!(union.value(pos), Some(value));
+        } else {
+            assert_eq!(union.value(pos), weak.value(pos));
+        }
+    });
+    // A CSV that gives the empty board another outcome than the book does is refused.
+    let rows = std::fs::read_to_string(file.with_extension("rows.csv")).unwrap();
+    let mut lines = rows.lines();
+    let header = lines.next().unwrap();
+    // The row of the empty board: its moves (the second field) are none.
+    let empty = lines.find(|row| row.split(',').nth(1) == Some("")).unwrap();
+    let lie = empty.replace(",P2,", ",P1,");
+    assert_ne!(lie, empty, "the empty misère 4x4 board is a P2 win");
+    let liar = dir.join("liar.rows.csv");
+    std::fs::write(&liar, format!("{header}\n{lie}\n")).unwrap();
+    let mut args = vec!["book", "merge"];
+    args.extend(board);
+    let refused = dir.join("refused.ckbook");
+    args.extend([
+        "--out",
+        refused.to_str().unwrap(),
+        path,
+        liar.to_str().unwrap(),
+    ]);
+    run_refused(&args, "two books disagree on a position of ply 0");
+    assert!(!refused.exists());
     std::fs::remove_dir_all(dir).unwrap();
 }
 

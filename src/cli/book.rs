@@ -85,9 +85,10 @@ struct BuildArgs {
     out: PathBuf,
 }
 
-/// Join the CSV files of book builds of one board into one book: the shards of a build
-/// (`book build --shard`), or builds of different positions (a player's tree and every
-/// position to a ply, say); where two hold the same position, the exact entry is kept.
+/// Join the CSV files of book builds of one board, and book files, into one book: the shards
+/// of a build (`book build --shard`), builds of different positions (a player's tree and every
+/// position to a ply, say), or a new build's CSV and the book it extends. Where two hold the
+/// same position, the exact entry is kept; where they disagree on its value, nothing is written.
 #[derive(clap::Args, Debug)]
 struct MergeArgs {
     #[command(flatten)]
@@ -95,9 +96,10 @@ struct MergeArgs {
     /// The book file to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// The builds' CSV files (FILE.shard-I-of-N.csv, FILE.rows.csv).
-    #[arg(required = true)]
-    shards: Vec<PathBuf>,
+    /// The builds' CSV files (FILE.shard-I-of-N.csv, FILE.rows.csv) and book files
+    /// (FILE.ckbook).
+    #[arg(required = true, value_name = "FILE")]
+    inputs: Vec<PathBuf>,
 }
 
 /// Describe a book: its rules, entries per ply, and how many are exact.
@@ -194,18 +196,18 @@ fn build(args: BuildArgs) -> anyhow::Result<ExitCode> {
 
 fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
-    for file in &args.shards {
+    for file in &args.inputs {
         if !file.exists() {
-            anyhow::bail!("cannot read shard file {}: no such file", file.display());
+            anyhow::bail!("cannot read {}: no such file", file.display());
         }
     }
-    let shards: Vec<&std::path::Path> = args.shards.iter().map(PathBuf::as_path).collect();
-    let book = book::merge(rules, &shards, &args.out)?;
+    let inputs: Vec<&std::path::Path> = args.inputs.iter().map(PathBuf::as_path).collect();
+    let book = book::merge(rules, &inputs, &args.out)?;
     outln!(
-        "wrote {}: {} entries from {} build files",
+        "wrote {}: {} entries from {} files",
         args.out.display(),
         book.len(),
-        shards.len()
+        inputs.len()
     );
     Ok(ExitCode::SUCCESS)
 }

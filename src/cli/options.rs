@@ -94,7 +94,10 @@ impl BooksArgs {
                 .with_context(|| format!("cannot list the books in {}", dir.display()))?
             {
                 let path = entry?.path();
-                if path.extension().is_some_and(|e| e == "ckbook") {
+                if path
+                    .extension()
+                    .is_some_and(|e| e == connectk::book::EXTENSION)
+                {
                     paths.push(path);
                 }
             }

@@ -42,6 +42,9 @@ use super::score::{Score, Value, win_at};
 /// The first eight bytes of every book file.
 pub const MAGIC: [u8; 8] = *b"CKBOOK\0\0";
 
+/// The extension of book files.
+pub const EXTENSION: &str = "ckbook";
+
 /// The format version this code reads and writes.
 pub const FORMAT_VERSION: u16 = 1;
 
@@ -167,6 +170,13 @@ impl Code {
         self.value & STRONG != 0
     }
 
+    /// Whether the two codes, of one position, cannot both be true: their outcomes differ,
+    /// or both are strong with different remoteness.
+    fn contradicts(self, other: Code) -> bool {
+        self.value & !STRONG != other.value & !STRONG
+            || (self.is_strong() && other.is_strong() && self.remoteness != other.remoteness)
+    }
+
     /// The value, for a position with `plies` discs on a board of `cells` cells. A drawn game
     /// fills the board, so a draw has its remoteness even in an outcome-only entry.
     fn value(self, plies: u32, cells: u32) -> Value {
@@ -204,6 +214,42 @@ impl Code {
             }
         }
     }
+}
+
+/// Two entries that give one position different values (see [`Book::union`]).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "two books disagree on a position of ply {plies} (canonical key {key:#x}): {} in one, {} in the other",
+    describe(first),
+    describe(second)
+)]
+pub struct Disagreement {
+    /// The position's canonical key.
+    pub key: u128,
+    /// Its discs.
+    pub plies: u32,
+    /// One entry's value.
+    pub first: Value,
+    /// The other's.
+    pub second: Value,
+}
+
+/// A value in words, such as "P1 wins in 11 plies" or "P2 wins".
+fn describe(value: &Value) -> String {
+    let result = match value.result {
+        GameResult::Win(player) => format!("{player} wins"),
+        GameResult::Draw => "a draw".to_string(),
+    };
+    match value.remoteness {
+        Some(r) => format!("{result} in {r} plies"),
+        None => result,
+    }
+}
+
+/// Sorts book entries by key, a strong entry first among those of one key (which
+/// [`Book::of_sorted`] keeps).
+fn sort_strong_first(entries: &mut [(u128, Code)]) {
+    entries.sort_unstable_by_key(|&(key, code)| (key, !code.is_strong()));
 }
 
 /// An opening book: solved values of positions of one set of rules, each stored once for a
@@ -251,7 +297,7 @@ impl Book {
     /// # Panics
     /// When a position is not of `rules`, or is over (a finished game needs no book).
     pub fn from_values(rules: Rules, values: impl IntoIterator<Item = (Position, Value)>) -> Book {
-        let mut entries: Vec<(u128, Code, u32)> = values
+        let mut entries: Vec<(u128, Code)> = values
             .into_iter()
             .map(|(pos, value)| {
                 assert_eq!(
@@ -260,15 +306,60 @@ impl Book {
                     "a book holds positions of its own rules"
                 );
                 assert!(!pos.is_over(), "a book holds unfinished positions only");
-                (pos.canonical_key().0, Code::of(&pos, value), pos.plies())
+                (pos.canonical_key().0, Code::of(&pos, value))
             })
             .collect();
-        // Strong entries sort first among equal keys, so that dedup keeps them.
-        entries.sort_unstable_by_key(|&(key, code, _)| (key, !code.is_strong()));
-        entries.dedup_by_key(|&mut (key, _, _)| key);
+        sort_strong_first(&mut entries);
+        Book::of_sorted(rules, entries)
+    }
+
+    /// One book of every entry of `books`, all of `rules`: where two hold one position, a
+    /// strong entry is kept.
+    ///
+    /// # Errors
+    /// [`Disagreement`] when two entries of one position give different outcomes, or
+    /// different remoteness where both are strong.
+    ///
+    /// # Panics
+    /// When a book is not of `rules`.
+    pub fn union(
+        rules: Rules,
+        books: impl IntoIterator<Item = Book>,
+    ) -> Result<Book, Disagreement> {
+        let mut entries = Vec::new();
+        for book in books {
+            assert_eq!(book.rules, rules, "books of one set of rules only");
+            entries.extend(book.keys.into_iter().zip(book.codes));
+        }
+        sort_strong_first(&mut entries);
+        if let Some(pair) = entries
+            .windows(2)
+            .find(|pair| pair[0].0 == pair[1].0 && pair[0].1.contradicts(pair[1].1))
+        {
+            let (key, plies) = (pair[0].0, plies_of_key(rules, pair[0].0));
+            let [first, second] =
+                [pair[0].1, pair[1].1].map(|code| code.value(plies, rules.cells()));
+            return Err(Disagreement {
+                key,
+                plies,
+                first,
+                second,
+            });
+        }
+        Ok(Book::of_sorted(rules, entries))
+    }
+
+    /// The book of `entries`, sorted by [`sort_strong_first`]: the first entry of each key is
+    /// kept.
+    fn of_sorted(rules: Rules, mut entries: Vec<(u128, Code)>) -> Book {
+        entries.dedup_by_key(|&mut (key, _)| key);
         Book {
             rules,
-            plies: entries.iter().map(|e| e.2).max().unwrap_or(0),
+            plies: entries
+                .iter()
+                .map(|&(key, _)| plies_of_key(rules, key))
+                .max()
+                .unwrap_or(0),
             keys: entries.iter().map(|e| e.0).collect(),
             codes: entries.iter().map(|e| e.1).collect(),
         }
@@ -278,7 +369,7 @@ impl Book {
     /// `normal-k4-7x6.ckbook`.
     pub fn file_name(rules: Rules) -> String {
         format!(
-            "{}-k{}-{}x{}.ckbook",
+            "{}-k{}-{}x{}.{EXTENSION}",
             rules.variant(),
             rules.k(),
             rules.width(),
@@ -618,6 +709,63 @@ mod tests {
         assert_eq!(book.score_bounds(key(1), 1), Some((1, Score::MAX)));
         assert_eq!(book.score_bounds(key(2), 1), Some((0, 0)));
         assert_eq!(book.score_bounds(key(3), 2), Some((10, 10)));
+    }
+
+    #[test]
+    fn a_union_keeps_strong_entries_and_refuses_contradictions() {
+        let (rules, book, values) = sample();
+        // The same positions, outcomes only, plus one more: the strong entries win.
+        let weak: Vec<(Position, Value)> = values
+            .iter()
+            .map(|(pos, value)| {
+                let weak = Value {
+                    result: value.result,
+                    remoteness: None,
+                };
+                (*pos, weak)
+            })
+            .chain([(
+                notation::parse(rules, "123").unwrap().0,
+                Value {
+                    result: GameResult::Draw,
+                    remoteness: None,
+                },
+            )])
+            .collect();
+        let union = Book::union(
+            rules,
+            [Book::from_values(rules, weak.clone()), book.clone()],
+        )
+        .unwrap();
+        assert_eq!(union.len(), book.len() + 1);
+        assert_eq!(union.plies(), 3);
+        for (pos, value) in &values {
+            assert_eq!(union.value(pos), Some(*value));
+        }
+        let wrong = |moves: &str, value: Value| {
+            let pos = notation::parse(rules, moves).unwrap().0;
+            Book::union(
+                rules,
+                [book.clone(), Book::from_values(rules, [(pos, value)])],
+            )
+            .unwrap_err()
+            .to_string()
+        };
+        // Another outcome, or another remoteness of a strong entry.
+        let p1 = Value {
+            result: GameResult::Win(Player::P1),
+            remoteness: None,
+        };
+        assert_eq!(
+            wrong("1", p1),
+            "two books disagree on a position of ply 1 (canonical key 0x108422): \
+             P2 wins in one, P1 wins in the other"
+        );
+        let slower = Value {
+            result: GameResult::Win(Player::P2),
+            remoteness: Some(19),
+        };
+        assert!(wrong("", slower).contains("P2 wins in 17 plies in one, P2 wins in 19 plies"));
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::experiment::export::ExportError;
 use crate::experiment::export::csv::read_rows;
 use crate::experiment::shard::Shard;
 use crate::experiment::store::Record;
-use crate::solver::{Book, Mib, Value};
+use crate::solver::{Book, Mib, Value, book};
 
 pub use build::{BuildReport, Progress, build};
 
@@ -115,9 +115,12 @@ pub enum BookBuildError {
     /// The build's CSV could not be read or written.
     #[error(transparent)]
     Store(#[from] ExportError),
-    /// The book file could not be written.
+    /// A book file could not be read or written.
     #[error(transparent)]
     Book(#[from] crate::solver::book::BookError),
+    /// Two of the files merged give one position different values.
+    #[error(transparent)]
+    Disagreement(#[from] crate::solver::book::Disagreement),
     /// A row of a CSV is not a position of the rules asked for.
     #[error("{file}: row with moves {moves:?}: {problem}")]
     BadRow {
@@ -185,22 +188,25 @@ pub fn book_of_rows(rules: Rules, rows: &[BookRow], file: &str) -> Result<Book, 
     Ok(Book::from_values(rules, entries))
 }
 
-/// Joins the CSV files of the shards of a build (`connectk book build --shard`) into one book
-/// and writes it to `out`.
+/// Joins the CSV files of book builds (the shards of one, `connectk book build --shard`, or
+/// builds of different positions) and book files (`.ckbook`) into one book and writes it to
+/// `out`. Where two hold one position, a strong entry is kept.
 ///
 /// # Errors
 /// [`BookBuildError`] when a file cannot be read, holds a row that is not a position of
-/// `rules`, or the book cannot be written.
-pub fn merge(rules: Rules, shards: &[&Path], out: &Path) -> Result<Book, BookBuildError> {
-    let mut entries = Vec::new();
-    for file in shards {
-        let rows: Vec<BookRow> = read_rows(file)?;
-        let name = file.display().to_string();
-        for row in &rows {
-            entries.extend(row.entries(rules, &name)?);
+/// `rules`, is a book of other rules, gives a position another value than a second file does,
+/// or the book cannot be written.
+pub fn merge(rules: Rules, inputs: &[&Path], out: &Path) -> Result<Book, BookBuildError> {
+    let mut books = Vec::with_capacity(inputs.len());
+    for file in inputs {
+        if file.extension().is_some_and(|e| e == book::EXTENSION) {
+            books.push(Book::read_for(file, rules)?);
+        } else {
+            let rows: Vec<BookRow> = read_rows(file)?;
+            books.push(book_of_rows(rules, &rows, &file.display().to_string())?);
         }
     }
-    let book = Book::from_values(rules, entries);
+    let book = Book::union(rules, books)?;
     book.write(out)?;
     Ok(book)
 }

@@ -153,15 +153,16 @@ impl<B: Bits> MoveOrder<B> {
     /// number of discs) gain as much as one safe move fewer for the opponent: those are the
     /// cells the second player's follow-up claims, and keeping the columns filled in pairs is
     /// what wins misère 7x6 for it. In a proof that the first player loses, most nodes go to
-    /// refuting the second player's moves that do not win (85% of them after "7436172344":
-    /// the subtrees of the moves tried before the one that cut off, each counted once); with this preference, 1
-    /// thread, 64 MiB: the seven positions after "743617234" (each a first-player loss, outcome
-    /// only) 57.1 M nodes -> 25.1 M; 39 random misère 7x6 positions of ply 9, outcome only,
-    /// 55.6 M -> 39.3 M, exact 209.9 M -> 165.4 M; 40 of ply 10, outcome, 51.8 M -> 42.8 M;
-    /// 38 of ply 11, 16.1 M -> 16.4 M; the empty 7x6 board exactly (512 MiB) 21.2 M -> 20.5 M,
-    /// with k = 3 7.6 M -> 4.7 M. The empty misère boards of results/sizes of even height took
-    /// as many nodes or fewer (5x6 with k = 3: 47 K -> 39 K); of odd height, where the parity
-    /// works otherwise (see [`MoveOrder::sort`]), 6x7 took 56 M against 37 M: left out.
+    /// refuting the second player's moves that do not win (85% of them after "7436172344": the
+    /// subtrees of the moves tried before the one that cut off, each counted once). With this
+    /// preference, 1 thread, 64 MiB: the seven positions after "743617234" (each a first-player
+    /// loss, outcome only) 57.1 M nodes -> 25.1 M; 39 random misère 7x6 positions of ply 9,
+    /// outcome only, 55.6 M -> 39.3 M, exact 209.9 M -> 165.4 M; 40 of ply 10, outcome, 51.8 M
+    /// -> 42.8 M; 38 of ply 11, 16.1 M -> 16.4 M; the empty 7x6 board exactly (512 MiB) 21.2 M
+    /// -> 20.5 M, with k = 3 7.6 M -> 4.7 M. The empty misère boards of results/sizes of even
+    /// height took as many nodes or fewer (5x6 with k = 3: 47 K -> 39 K); of odd height, where
+    /// the parity works otherwise (see [`MoveOrder::sort`]), 6x7 took 56 M against 37 M, so
+    /// they are left out, and so are cylinders, not measured.
     #[inline]
     fn threat_priority(&self, pos: &Position<B>, m: B, own: B, their_completing: B) -> i32 {
         match self.variant {

@@ -404,8 +404,8 @@ fn the_flat_search_visits_the_pinned_node_counts() {
     };
     for (set, nodes) in [
         ("empty-small", 14_786),
-        ("misere-7x6-late", 1_462),
-        ("misere-7x6-middle", 76_464),
+        ("misere-7x6-late", 1_404),
+        ("misere-7x6-middle", 74_565),
         ("normal-7x6-late", 46),
         ("normal-7x6-middle", 446),
     ] {

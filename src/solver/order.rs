@@ -141,7 +141,7 @@ impl<B: Bits> MoveOrder<B> {
     /// Misère rules: a misère game is lost by the player who runs out of safe moves, so first
     /// the moves that leave the opponent the fewest safe moves (playable cells that complete
     /// none of its lines; a disc just below such a cell takes one away, a disc below one of the
-    /// mover's own gives one), each worth two of the cells the mover must never fill. (With
+    /// mover's own gives one), each worth four of the cells the mover must never fill. (With
     /// the answer on top always first, against the mover's cells alone: exact solves of the
     /// eleven empty misère boards of results/sizes that take over 50,000 nodes, 6x7 to 10x4,
     /// 68 M nodes against 87 M; 24 random misère 7x6 positions at plies 8 and 10, outcome
@@ -150,18 +150,23 @@ impl<B: Bits> MoveOrder<B> {
     ///
     /// On a flat misère board of even height the second player's moves onto the even rows
     /// (the second, fourth, ... cell of a column: a move that leaves its column with an even
-    /// number of discs) gain as much as one safe move fewer for the opponent: those are the
-    /// cells the second player's follow-up claims, and keeping the columns filled in pairs is
-    /// what wins misère 7x6 for it. In a proof that the first player loses, most nodes go to
+    /// number of discs) gain three quarters of a safe move fewer for the opponent: those are
+    /// the cells the second player's follow-up claims, and keeping the columns filled in pairs
+    /// is what wins misère 7x6 for it. In a proof that the first player loses, most nodes go to
     /// refuting the second player's moves that do not win (85% of them after "7436172344": the
-    /// subtrees of the moves tried before the one that cut off, each counted once). With this
-    /// preference, 1 thread, 64 MiB: the seven positions after "743617234" (each a first-player
-    /// loss, outcome only) 57.1 M nodes -> 25.1 M; 39 random misère 7x6 positions of ply 9,
-    /// outcome only, 55.6 M -> 39.3 M, exact 209.9 M -> 165.4 M; 40 of ply 10, outcome, 51.8 M
-    /// -> 42.8 M; 38 of ply 11, 16.1 M -> 16.4 M; the empty 7x6 board exactly (512 MiB) 21.2 M
-    /// -> 20.5 M, with k = 3 7.6 M -> 4.7 M. The empty misère boards of results/sizes of even
-    /// height took as many nodes or fewer (5x6 with k = 3: 47 K -> 39 K); of odd height, where
-    /// the parity works otherwise (see [`MoveOrder::sort`]), 6x7 took 56 M against 37 M, so
+    /// subtrees of the moves tried before the one that cut off, each counted once). Measured, 1
+    /// thread, 64 MiB, against the weights before (the opponent's safe moves worth two cells,
+    /// no preference), first with the preference worth one whole safe move: the seven positions
+    /// after "743617234" (each a first-player loss, outcome only) 57.1 M nodes -> 25.1 M; 39
+    /// random misère 7x6 positions of ply 9, outcome only, 55.6 M -> 39.3 M, exact 209.9 M ->
+    /// 165.4 M; 40 of ply 10, outcome, 51.8 M -> 42.8 M; 38 of ply 11, 16.1 M -> 16.4 M; the
+    /// empty 7x6 board exactly (512 MiB) 21.2 M -> 20.5 M, with k = 3 7.6 M -> 4.7 M. Then these
+    /// weights, against those: the seven 23.9 M, ply 9 35.4 M and exact 155.7 M, ply 10 38.5 M,
+    /// ply 11 15.5 M, the empty board 20.2 M, with k = 3 4.0 M (a safe move worth three cells
+    /// and the preference two: 24.3 M, 36.3 M, ply 10 39.2 M; worth five and three: 23.8 M,
+    /// 35.6 M, 38.5 M). The empty misère boards of results/sizes of even height took as many
+    /// nodes or fewer (5x6 with k = 3: 47 K -> 39 K); of odd height, where the parity works
+    /// otherwise (see [`MoveOrder::sort`]), 6x7 took 56 M against 37 M with the preference, so
     /// they are left out, and so are cylinders, not measured.
     #[inline]
     fn threat_priority(&self, pos: &Position<B>, m: B, own: B, their_completing: B) -> i32 {
@@ -183,7 +188,7 @@ impl<B: Bits> MoveOrder<B> {
                 } else {
                     (m & self.even_rows).count_ones() as i32
                 };
-                -(own.count_ones() as i32) - 2 * their_safe.count_ones() as i32 + 2 * pairs
+                -(own.count_ones() as i32) - 4 * their_safe.count_ones() as i32 + 3 * pairs
             }
         }
     }

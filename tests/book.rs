@@ -567,7 +567,10 @@ fn committed_books_agree_with_the_solver_on_a_sample() {
     let mut checked_books = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "ckbook") {
+        if path
+            .extension()
+            .is_none_or(|e| e != connectk::book::EXTENSION)
+        {
             continue;
         }
         let book = Book::read(&path).unwrap();

@@ -288,6 +288,14 @@ impl<B: Bits> Layout<B> {
         self.odd_rows
     }
 
+    /// Every cell on the lowest `rows` rows (at most the height). In each column that is the
+    /// column's bottom bit shifted up `rows` less one, which never borrows from its neighbour.
+    #[inline]
+    pub fn lowest_rows(&self, rows: u32) -> B {
+        debug_assert!(rows <= self.rules.height());
+        (self.bottom << rows) - self.bottom
+    }
+
     /// Every cell at or above a cell of `cells` in the same column.
     ///
     /// Column by column, with `x` the column's cells of `cells` as a number of `height` bits:
@@ -743,7 +751,8 @@ mod tests {
 
     proptest::proptest! {
         /// The column helpers against a cell-by-cell count, for columns filled to random
-        /// heights (the columns of odd height chosen for `columns_of_tops`).
+        /// heights (the columns of odd height chosen for `columns_of_tops`), and the masks of
+        /// the lowest rows.
         #[test]
         fn column_helpers_match_a_cell_by_cell_count(
             board in proptest::sample::select(vec![(7, 6), (4, 5), (9, 1), (3, 7), (8, 7), (1, 4)]),
@@ -781,6 +790,11 @@ mod tests {
             }
             proptest::prop_assert_eq!(l.at_or_above(lowest), above);
             proptest::prop_assert_eq!(l.at_or_above(lowest | (l.bottom() << h)), above);
+            for rows in 0..=h {
+                let expected = (0..w).flat_map(|c| (0..rows).map(move |r| (c, r)));
+                let expected = expected.fold(0, |bits, (c, r)| bits | cell(c, r));
+                proptest::prop_assert_eq!(l.lowest_rows(rows), expected);
+            }
         }
     }
 

@@ -10,28 +10,35 @@ use crate::engine::outcome::GameResult;
 use crate::engine::position::Position;
 use crate::engine::rules::Rules;
 
-use super::score::Score;
+use super::score::{Score, loss_at, win_at};
 
-/// The sign of a position's value for the side to move (1 win, 0 draw, -1 loss), remembering
-/// the signs of the positions it meets in `memo`.
-pub fn plain_sign(pos: &Position, memo: &mut HashMap<u128, i8>) -> i8 {
+/// The exact score of a position for the side to move (see [`Score`]), remembering the
+/// scores of the positions it meets in `memo`.
+pub fn plain_score(pos: &Position, memo: &mut HashMap<u128, Score>) -> Score {
     let key = pos.key().to_u128();
-    if let Some(&sign) = memo.get(&key) {
-        return sign;
+    if let Some(&score) = memo.get(&key) {
+        return score;
     }
-    let mut best = -1;
+    let cells = pos.rules().cells();
+    let mut best = Score::MIN;
     for column in pos.legal_columns() {
         let child = pos.played(column).unwrap();
-        let sign = match child.outcome().map(|o| o.result) {
+        let score = match child.outcome().map(|o| o.result) {
             Some(GameResult::Draw) => 0,
-            Some(GameResult::Win(p)) if p == pos.to_move() => 1,
-            Some(GameResult::Win(_)) => -1,
-            None => -plain_sign(&child, memo),
+            Some(GameResult::Win(p)) if p == pos.to_move() => win_at(cells, child.plies()),
+            Some(GameResult::Win(_)) => loss_at(cells, child.plies()),
+            None => -plain_score(&child, memo),
         };
-        best = best.max(sign);
+        best = best.max(score);
     }
     memo.insert(key, best);
     best
+}
+
+/// The sign of a position's value for the side to move (1 win, 0 draw, -1 loss), from
+/// [`plain_score`] with the same `memo`.
+pub fn plain_sign(pos: &Position, memo: &mut HashMap<u128, Score>) -> i8 {
+    plain_score(pos, memo).signum() as i8
 }
 
 /// The positions of a game under `rules` that plays `choices` (each an index into the legal
@@ -58,9 +65,9 @@ pub fn threats_of(pos: &Position) -> u128 {
 }
 
 /// Checks an upper bound on the mover's score against plain minimax along a game under `rules`
-/// (see [`positions_along`]): wherever `bound` proves a loss (-1) or at most a draw (0), the
-/// position's sign must be no higher. Positions with more than `max_empty` empty cells are
-/// skipped, where plain minimax is too slow.
+/// (see [`positions_along`]): wherever `bound` proves a loss by some ply (a score below zero)
+/// or at most a draw (0), the position's exact score must be no higher. Positions with more
+/// than `max_empty` empty cells are skipped, where plain minimax is too slow.
 pub fn bound_holds_along(
     rules: Rules,
     choices: &[usize],
@@ -73,10 +80,10 @@ pub fn bound_holds_along(
         if upper > 0 || pos.empty_cells() > max_empty {
             continue;
         }
-        let sign = plain_sign(&pos, &mut memo);
-        if i32::from(sign) > upper.signum() {
+        let score = plain_score(&pos, &mut memo);
+        if score > upper {
             return Err(TestCaseError::fail(format!(
-                "{rules}: bound {upper} but minimax {sign} for\n{}",
+                "{rules}: bound {upper} but minimax {score} for\n{}",
                 pos.diagram()
             )));
         }

@@ -241,13 +241,13 @@ struct Slot<B> {
 /// every child's bound is above `-beta`, which its own expansion need not find out again.
 ///
 /// Sound because an upper bound `u` on the child's score (from the child's side) means the
-/// move scores at least `-u` for the mover. The bounds are -1, 0 or none, so only windows
-/// with `beta <= 1` can be cut off. `list` holds the moves to search, which never complete a
-/// line (the expansion settles those nodes), so each child is a position without a line; a
-/// child with a full board is a draw, which the search scores itself. Moves are tried in the
-/// list's order, the likeliest refutation first.
+/// move scores at least `-u` for the mover. The bounds are 0, a loss at most a column's height
+/// before the end (see [`super::expand::latest_loss`]) or none, so only windows with `beta` up
+/// to the height can be cut off. `list` holds the moves to search, which never complete a line
+/// (the expansion settles those nodes), so each child is a position without a line; a child
+/// with a full board is a draw, which the search scores itself. Moves are tried in the list's
+/// order, the likeliest refutation first.
 fn strategy_cutoff<B: Bits>(pos: &Position<B>, list: &[Ranked<B>], beta: Score) -> Option<Score> {
-    debug_assert!(beta <= 1, "no strategy bound reaches above a score of 1");
     list.iter().find_map(|ranked| {
         let mut child = *pos;
         child.play_bit(ranked.bit);
@@ -571,18 +571,19 @@ impl<B: Bits> Search<B> {
                 ControlFlow::Continue(window) => window,
             };
         // Whether the strategy cutoff looks at every child's bounds (and finds none that cuts
-        // off, if the node goes on): the children then skip them. The bounds (at best -1 or 0
-        // for the child) could cut off any beta <= 1, but further below zero the exact search
-        // asks how long a lost mover survives, where they rarely hold, and the children's own
-        // expansions find the same bounds once they are searched. So only the windows of an
-        // outcome (beta 0 or 1) look, and those at beta -2, of the question next to it on the
-        // losing side: does the mover lose no earlier than the last ply it could lose on (the
-        // second question of the exact normal 7x6: "can the first player win before ply 41?").
-        // Measured against beta 0 or 1 only, 1 thread: the empty normal 7x6 exact, 512 MiB,
-        // 128.3 M nodes -> 113.8 M, time 0.949 (farm-bench, 3 pairs); Pons's Begin-Medium
-        // (100 lines) and Middle-Medium (300) exact, 64 MiB, 0.994 and 1.012, 1.6% and 1.3%
-        // fewer nodes. Every beta <= 1 (one run each): Begin-Medium 9.7% fewer nodes but 4.5%
-        // more time; -4 to 1: 5.6% fewer, 6% more time.
+        // off, if the node goes on): the children then skip them. The bounds (0 or a dated loss
+        // for the child) could cut off any beta up to the height, but further from zero the
+        // exact search asks how long a lost mover survives, where they rarely hold, and the
+        // children's own expansions find the same bounds once they are searched. So only the
+        // windows of an outcome (beta 0 or 1) look, and those at beta -2, of the question next
+        // to it on the losing side: does the mover lose no earlier than the last ply it could
+        // lose on (the second question of the exact normal 7x6: "can the first player win
+        // before ply 41?"). Measured against beta 0 or 1 only, 1 thread: the empty normal 7x6
+        // exact, 512 MiB, 128.3 M nodes -> 113.8 M, time 0.949 (farm-bench, 3 pairs); Pons's
+        // Begin-Medium (100 lines) and Middle-Medium (300) exact, 64 MiB, 0.994 and 1.012, 1.6%
+        // and 1.3% fewer nodes. Every beta <= 1 (one run each): Begin-Medium 9.7% fewer nodes
+        // but 4.5% more time; -4 to 1: 5.6% fewer, 6% more time. Since the bounds date losses,
+        // Begin-Medium from beta -3: time 0.986 (3 pairs), from -5: 1.023.
         let strategies_tried =
             pos.empty_cells() >= STRATEGY_CUTOFF_MIN_EMPTY && (-2..=1).contains(&window.beta);
         if let Some(score) = self.cutoff(pos, children.as_ref(), window.beta, strategies_tried) {
@@ -657,12 +658,14 @@ impl<B: Bits> Search<B> {
         hint: Hint<B>,
         window: Window,
     ) -> ControlFlow<Score, (B, Window)> {
-        // The strategies bound the score above by -1 or 0 at best, which fails low only at
-        // `alpha >= -1`.
+        // The strategies' bounds date a loss (see `latest_loss`), so they may fail low in any
+        // window, not only in an outcome's: against trying them at `alpha >= -1` only, Pons's
+        // Begin-Medium (100 lines), Middle-Medium (300) and Begin-Hard (20), exact, 1 thread,
+        // 64 MiB: 71.6 M -> 66.4 M nodes, 5.24 M -> 5.10 M, 127.4 M -> 113.9 M.
         match expand(
             pos,
             their_threats,
-            hint.try_strategies && window.alpha >= -1,
+            hint.try_strategies.then_some(window.alpha),
             &mut self.threats_after,
         ) {
             Expansion::Decided(score) => ControlFlow::Break(score),

@@ -92,9 +92,18 @@ pub fn expand<B: Bits>(
 /// are the empty cells that would complete a line of the opponent's.
 #[inline]
 pub fn bound_by_strategies<B: Bits>(pos: &Position<B>, their_threats: B, enough: Score) -> Score {
-    // No loss they prove comes sooner than a column's height before the end.
-    if enough < -(pos.rules().height() as Score) {
-        return Score::MAX;
+    if enough < -1 {
+        // Only a loss before the last ply will do: a line of the winner's discs and of empty
+        // cells with enough empty cells over them (see `latest_loss`), whichever strategy
+        // gives the winner those cells. Without one, none of them is of use.
+        let winner = match pos.rules().variant() {
+            Variant::Normal => pos.opponent(),
+            Variant::Misere => pos.current(),
+        };
+        let empty = pos.layout().full() & !pos.mask();
+        if !line_low_enough(pos, winner, empty, above_needed(enough)) {
+            return Score::MAX;
+        }
     }
     let mut upper = bound_by_follow_up(pos, their_threats, enough);
     if upper > enough {
@@ -119,22 +128,31 @@ pub fn bound_by_strategies<B: Bits>(pos: &Position<B>, their_threats: B, enough:
 /// gives a bound at most `enough` (when `enough` is -1 or more: when there is no line). Rows
 /// are counted from the bottom of the board, so the bound holds on cylinders as well.
 pub fn latest_loss<B: Bits>(pos: &Position<B>, discs: B, cells: B, enough: Score) -> Score {
-    let layout = pos.layout();
     let h = pos.rules().height();
-    // The fewest cells over each empty cell of the line for a bound at most `enough`.
-    let needed = (-1 - enough).max(0);
-    if needed >= h as Score {
+    let mut above = above_needed(enough);
+    if !line_low_enough(pos, discs, cells, above) {
         return Score::MAX;
     }
-    let line_with = |above: u32| layout.has_line(discs | (cells & layout.lowest_rows(h - above)));
-    let mut above = needed as u32;
-    if !line_with(above) {
-        return Score::MAX;
-    }
-    while above + 1 < h && line_with(above + 1) {
+    while above + 1 < h && line_low_enough(pos, discs, cells, above + 1) {
         above += 1;
     }
     -(1 + above as Score)
+}
+
+/// The fewest empty cells over each empty cell of a line for [`latest_loss`] to give a bound
+/// at most `enough`.
+fn above_needed(enough: Score) -> u32 {
+    (-1 - enough).max(0).unsigned_abs()
+}
+
+/// Whether `discs` and the cells of `cells` with at least `above` empty cells over them hold
+/// a line (never when `above` is the height or more: no cell has that many over it).
+fn line_low_enough<B: Bits>(pos: &Position<B>, discs: B, cells: B, above: u32) -> bool {
+    let h = pos.rules().height();
+    above < h
+        && pos
+            .layout()
+            .has_line(discs | (cells & pos.layout().lowest_rows(h - above)))
 }
 
 /// A strategy's loss bound (`loss`, from [`latest_loss`]) for a caller that needs a bound at

@@ -423,3 +423,33 @@ fn hint_bench_times_every_position_of_its_games_and_counts_the_slow_ones() {
     assert_bad_input(&["hint-bench", "--games", "0"], "0 is not in 1..=100000");
     std::fs::remove_dir_all(scratch).unwrap();
 }
+
+/// Run where there is no directory of default books, a command whose perfect player searches
+/// a board as large as the books' says so in one line on stderr (and still plays); one without
+/// the perfect player, or told `--no-book`, or on a smaller board, says nothing of it.
+#[test]
+fn perfect_play_without_a_books_directory_says_so() {
+    let missing = scratch("no-books").join("books");
+    let arena = |width: &str, players: [&str; 2], extra: &[&str]| {
+        let mut args = vec!["arena", "--width", width, "--height", "5", "--games", "1"];
+        args.extend(["--p1", players[0], "--p2", players[1]]);
+        args.extend(extra);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_connectk"))
+            .args(&args)
+            .env("CONNECTK_BOOKS", &missing)
+            .output()
+            .expect("the binary runs");
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let note = "note: no opening books (no directory";
+    let stderr = arena("6", ["perfect", "random"], &[]);
+    assert_eq!(stderr.matches(note).count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("set CONNECTK_BOOKS or give --book"),
+        "{stderr}"
+    );
+    assert!(!arena("6", ["easy", "random"], &[]).contains(note));
+    assert!(!arena("6", ["random", "perfect"], &["--no-book"]).contains(note));
+    assert!(!arena("5", ["perfect", "random"], &[]).contains(note));
+}

@@ -63,7 +63,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for &(p1, p2) in &pairings {
         check_pairing(rules, p1, p2)?;
     }
-    let perfect = args.perfect.settings(rules)?;
+    let searched = pairings
+        .iter()
+        .any(|&(p1, p2)| p1 == PlayerName::Perfect || p2 == PlayerName::Perfect);
+    let perfect = args.perfect.settings(rules, searched)?;
     let mut out = args.out.as_deref().map(RowWriter::create).transpose()?;
     let bar = super::progress::bar(pairings.len() as u64 * args.games, "games")?;
     let mut played: Vec<(PlayerName, PlayerName, Tally, Proofs)> = Vec::new();

@@ -14,6 +14,10 @@ use connectk::{Book, Mib, Rules};
 /// The environment variable naming the directory of default books.
 const BOOKS_DIR_VAR: &str = "CONNECTK_BOOKS";
 
+/// The smallest boards the committed books cover (6x5); on smaller ones a search from the
+/// empty board takes well under a second, and a missing book is not worth a note.
+const BOOKED_CELLS: u32 = 30;
+
 /// `--book`, `--no-book`.
 #[derive(Args, Debug, Clone)]
 pub struct BookArgs {
@@ -132,11 +136,24 @@ pub struct PerfectArgs {
 }
 
 impl PerfectArgs {
-    /// The perfect player's settings for `rules`.
+    /// The perfect player's settings for `rules`. When `searched` (the perfect player or the
+    /// hint will search these rules) on a board of at least [`BOOKED_CELLS`] cells, and no book
+    /// is named while the directory of default books does not exist, a one-line note on stderr
+    /// says so: run from outside the repository, perfect play on 7x6 would otherwise take
+    /// minutes a move early on, unexplained.
     ///
     /// # Errors
     /// As [`BookArgs::load`].
-    pub fn settings(&self, rules: Rules) -> anyhow::Result<PerfectSettings> {
+    pub fn settings(&self, rules: Rules, searched: bool) -> anyhow::Result<PerfectSettings> {
+        let dir = books_dir();
+        let unbooked = !self.book.no_book && self.book.book.is_none() && !dir.is_dir();
+        if searched && unbooked && rules.cells() >= BOOKED_CELLS {
+            eprintln!(
+                "note: no opening books (no directory '{}' here; set {BOOKS_DIR_VAR} or give \
+                 --book): perfect play searches from scratch, slowly early in the game",
+                dir.display()
+            );
+        }
         let move_time = (self.move_ms > 0).then(|| Duration::from_millis(self.move_ms));
         Ok(PerfectSettings::new(
             self.table_mb,

@@ -59,7 +59,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         First::Me => Player::P1,
         First::Bot => Player::P2,
     };
-    let perfect = args.perfect.settings(rules)?;
+    // The hint searches whoever the opponent is.
+    let perfect = args.perfect.settings(rules, true)?;
     let mut bot = args.opponent.build(rules, me.other(), seed, &perfect)?;
     let name = args.opponent.as_str();
     outln!(

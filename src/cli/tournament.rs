@@ -49,7 +49,9 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
     let fixtures = tournament::schedule(rules, &args.players)?;
-    let perfect = args.perfect.settings(rules)?;
+    let perfect = args
+        .perfect
+        .settings(rules, args.players.contains(&PlayerName::Perfect))?;
     let playable = fixtures
         .iter()
         .filter(|f| f.not_applicable.is_none())

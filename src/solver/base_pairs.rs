@@ -31,7 +31,7 @@ use crate::engine::layout::Layout;
 use crate::engine::position::Position;
 use crate::engine::rules::Variant;
 
-use super::expand::{latest_loss, loss_when_needed};
+use super::dated_loss::{latest_loss, loss_when_needed};
 use super::score::Score;
 
 /// The most base cells the bound pairs up. Each way of pairing them is tried (3 for four

@@ -3,6 +3,7 @@
 pub(crate) mod base_pairs;
 pub mod book;
 mod busy;
+mod dated_loss;
 mod expand;
 mod keeping;
 pub(crate) mod memory;

@@ -242,7 +242,7 @@ struct Slot<B> {
 ///
 /// Sound because an upper bound `u` on the child's score (from the child's side) means the
 /// move scores at least `-u` for the mover. The bounds are 0, a loss at most a column's height
-/// before the end (see [`super::expand::latest_loss`]) or none, so only windows with `beta` up
+/// before the end (see [`super::dated_loss::latest_loss`]) or none, so only windows with `beta` up
 /// to the height can be cut off. `list` holds the moves to search, which never complete a line
 /// (the expansion settles those nodes), so each child is a position without a line; a child
 /// with a full board is a draw, which the search scores itself. Moves are tried in the list's
@@ -658,7 +658,7 @@ impl<B: Bits> Search<B> {
         hint: Hint<B>,
         window: Window,
     ) -> ControlFlow<Score, (B, Window)> {
-        // The strategies' bounds date a loss (see `latest_loss`), so they may fail low in any
+        // The strategies' bounds date a loss (see `dated_loss::latest_loss`), so they may fail low in any
         // window, not only in an outcome's: against trying them at `alpha >= -1` only, Pons's
         // Begin-Medium (100 lines), Middle-Medium (300) and Begin-Hard (20), exact, 1 thread,
         // 64 MiB: 71.6 M -> 66.4 M nodes, 5.24 M -> 5.10 M, 127.4 M -> 113.9 M.

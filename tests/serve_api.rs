@@ -38,8 +38,11 @@ fn config() -> Config {
             reconnect: Duration::from_millis(1500),
             afk: None,
             keep: Duration::from_secs(600),
+            lobby: Duration::from_secs(600),
             max_rooms: 100,
         },
+        // Every test's rooms come from 127.0.0.1.
+        rooms_per_minute: 10_000,
         ..Config::default()
     }
 }

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use crate::engine::outcome::GameResult;
 use crate::engine::position::{Column, Position};
-use crate::solver::{Budget, Depth, Solver, Value, rank};
+use crate::solver::{Book, Budget, Depth, Solver, Value, rank};
 
 /// What was learned about each legal move of a position within a budget.
 #[derive(Clone, Debug, PartialEq)]
@@ -102,19 +102,7 @@ pub fn column_values(
     let start = Instant::now();
     solver.prepare(pos.rules());
     let nodes_before = solver.nodes();
-    let mut moves: Vec<(Column, Option<Value>)> = pos
-        .legal_columns()
-        .into_iter()
-        .map(|c| {
-            let child = pos.played(c).expect("legal column");
-            let known = match child.outcome() {
-                // A move that ends the game needs no search either.
-                Some(_) => Some(solver.value(&child, depth)),
-                None => solver.book_value(&child, depth),
-            };
-            (c, known.map(after_move))
-        })
-        .collect();
+    let mut moves = values_without_search(pos, |child| solver.book_value(child, depth));
     if depth == Depth::Weak && moves.iter().any(|(_, v)| v.is_none()) {
         let quarter = Budget {
             time: budget.time.map(|t| t / 4),
@@ -169,6 +157,46 @@ pub fn column_values(
         nodes: solver.nodes().saturating_sub(nodes_before),
         seconds: start.elapsed().as_secs_f64(),
     }
+}
+
+/// Each legal move of `pos` with its value where it needs no search: a move that ends the game,
+/// or one whose position `lookup` knows (an opening book, say).
+fn values_without_search(
+    pos: &Position,
+    lookup: impl Fn(&Position) -> Option<Value>,
+) -> Vec<(Column, Option<Value>)> {
+    pos.legal_columns()
+        .into_iter()
+        .map(|c| {
+            let child = pos.played(c).expect("legal column");
+            let known = match child.outcome() {
+                Some(outcome) => Some(Value {
+                    result: outcome.result,
+                    remoteness: Some(0),
+                }),
+                None => lookup(&child),
+            };
+            (c, known.map(after_move))
+        })
+        .collect()
+}
+
+/// Every move's value at `depth` when none needs a search (`None` otherwise): the position is
+/// over (no moves), or each move ends the game or leads to a position `book` holds at `depth`.
+/// A server answers these at once, without waiting for a solver.
+pub fn values_from_book(pos: &Position, depth: Depth, book: Option<&Book>) -> Option<ColumnValues> {
+    let start = Instant::now();
+    let moves = if pos.is_over() {
+        Vec::new()
+    } else {
+        values_without_search(pos, |child| book?.value_at(child, depth))
+    };
+    let values = ColumnValues {
+        moves,
+        nodes: 0,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    values.complete().then_some(values)
 }
 
 /// The value of a move, counted from the position before it, from `after`, the value of the

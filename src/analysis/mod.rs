@@ -6,6 +6,6 @@ mod columns;
 mod solve;
 mod state;
 
-pub use columns::{ColumnValues, column_values, perfect_values};
+pub use columns::{ColumnValues, column_values, perfect_values, values_from_book};
 pub use solve::{MoveRecord, SolveRecord};
 pub use state::GameState;

@@ -1,12 +1,11 @@
 //! The JSON API for one position: its state, its value and analysis within the budget, a
 //! bot's move, Table I's prediction and the players that can play it.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
 use axum::Json;
-use axum::extract::{Query, State};
+use axum::extract::{RawQuery, State};
 use rand::RngExt;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -17,6 +16,7 @@ use super::error::ApiError;
 use super::query::{BOARD, Game, Params};
 use crate::analysis::{
     ColumnValues, GameState, MoveRecord, SolveRecord, column_values, perfect_values,
+    values_from_book,
 };
 use crate::arena::{PerfectSettings, PlayerName, game_seed};
 use crate::engine::outcome::Player;
@@ -26,21 +26,23 @@ use crate::solver::Depth;
 use crate::strategy::table1::{Decider, deciders, predict};
 
 /// `GET /api/state`: the game after `moves`, as `connectk show --json` prints it.
-pub async fn state(
-    Query(query): Query<HashMap<String, String>>,
-) -> Result<Json<GameState>, ApiError> {
-    let game = Params::new(query, &BOARD)?.game()?;
+pub async fn state(RawQuery(query): RawQuery) -> Result<Json<GameState>, ApiError> {
+    let game = Params::parse(query.as_deref(), &BOARD)?.game()?;
     Ok(Json(GameState::of(&game.position, &game.text)))
 }
 
 /// `GET /api/solve`: the value of the position after `moves` within the server's budget, as
 /// `connectk solve --json` prints it (with `weak=1`: the outcome only; with `analyze=1`: every
-/// move's value), plus `complete`.
+/// move's value), plus `complete`. A finished game, and a position whose moves the opening
+/// book holds, are answered at once, never behind the searches waiting for a worker.
 pub async fn solve(
     State(app): State<Arc<AppState>>,
-    Query(query): Query<HashMap<String, String>>,
+    RawQuery(query): RawQuery,
 ) -> Result<Json<SolveRecord>, ApiError> {
-    let params = Params::new(query, &[&BOARD[..], &["weak", "analyze"]].concat())?;
+    let params = Params::parse(
+        query.as_deref(),
+        &[&BOARD[..], &["weak", "analyze"]].concat(),
+    )?;
     let game = params.game()?;
     let depth = if params.flag("weak")? {
         Depth::Weak
@@ -48,6 +50,14 @@ pub async fn solve(
         Depth::Strong
     };
     let analyze = params.flag("analyze")?;
+    if let Some(values) = values_from_book(&game.position, depth, app.book(&game.position)) {
+        let state = GameState::of(&game.position, &game.text);
+        let mut record = SolveRecord::of_columns(state, &game.position, &values);
+        if !analyze {
+            record.move_values.clear();
+        }
+        return Ok(Json(record));
+    }
     let budget = app.config.budget;
     let record = app
         .pool
@@ -102,9 +112,12 @@ pub struct BotMove {
 /// with its randomness seeded by `seed` and the ply (default seed 0).
 pub async fn bot_move(
     State(app): State<Arc<AppState>>,
-    Query(query): Query<HashMap<String, String>>,
+    RawQuery(query): RawQuery,
 ) -> Result<Json<BotMove>, ApiError> {
-    let params = Params::new(query, &[&BOARD[..], &["player", "seed"]].concat())?;
+    let params = Params::parse(
+        query.as_deref(),
+        &[&BOARD[..], &["player", "seed"]].concat(),
+    )?;
     let game = params.game()?;
     let name: PlayerName = params
         .text("player")
@@ -122,10 +135,14 @@ pub async fn bot_move(
         PlayerName::Perfect => {
             let budget = app.config.budget;
             let pos = game.position;
-            let values = app
-                .pool
-                .run(move |s| perfect_values(s, &pos, budget))
-                .await?;
+            let values = match values_from_book(&pos, Depth::Strong, app.book(&pos)) {
+                Some(values) => values,
+                None => {
+                    app.pool
+                        .run(move |s| perfect_values(s, &pos, budget))
+                        .await?
+                }
+            };
             (perfect_choice(&pos, &values, seed), Some(values))
         }
         _ => (bot_choice(name, &game, seed)?, None),
@@ -205,10 +222,12 @@ pub struct Prediction {
 }
 
 /// `GET /api/table1`: Table I's prediction for the board, and the strategy that decides it.
-pub async fn table1(
-    Query(query): Query<HashMap<String, String>>,
-) -> Result<Json<Prediction>, ApiError> {
-    let rules = Params::new(query, &BOARD)?.rules()?;
+pub async fn table1(RawQuery(query): RawQuery) -> Result<Json<Prediction>, ApiError> {
+    // The moves play no part, but a bad move string is refused like everywhere else.
+    let rules = Params::parse(query.as_deref(), &BOARD)?
+        .game()?
+        .position
+        .rules();
     // Table I and its deciding strategies are the paper's, for flat boards only.
     let misere = rules.variant() == Variant::Misere && !rules.is_cylinder();
     let (k, w, h) = (rules.k(), rules.width(), rules.height());
@@ -239,10 +258,11 @@ pub struct Offer {
 }
 
 /// `GET /api/players`: every player name, with the sides it can play under the rules.
-pub async fn players(
-    Query(query): Query<HashMap<String, String>>,
-) -> Result<Json<Vec<Offer>>, ApiError> {
-    let rules = Params::new(query, &BOARD)?.rules()?;
+pub async fn players(RawQuery(query): RawQuery) -> Result<Json<Vec<Offer>>, ApiError> {
+    let rules = Params::parse(query.as_deref(), &BOARD)?
+        .game()?
+        .position
+        .rules();
     Ok(Json(offers(rules)))
 }
 

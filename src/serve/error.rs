@@ -1,7 +1,9 @@
 //! The API's errors: one line of text in `{"error": "..."}`, with the status that fits.
 
+use std::time::Duration;
+
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::pool::PoolError;
@@ -18,9 +20,29 @@ pub enum ApiError {
     /// A move or action the game does not allow now (409): out of turn, not seated, over.
     #[error("{0}")]
     Refused(String),
-    /// The server is full (503): the solving queue or the room list.
+    /// The address (path and query) is longer than the API reads (414).
     #[error("{0}")]
-    Busy(String),
+    UriTooLong(String),
+    /// The request's headers are larger than the API reads (431).
+    #[error("{0}")]
+    HeadersTooLarge(String),
+    /// This client asked too often (429); it may ask again after `retry_after`.
+    #[error("{message}")]
+    TooMany {
+        /// Why, in one line.
+        message: String,
+        /// When to ask again.
+        retry_after: Duration,
+    },
+    /// The server is full (503): the solving queue or the room list; try again after
+    /// `retry_after`.
+    #[error("{message}")]
+    Busy {
+        /// Why, in one line.
+        message: String,
+        /// When to try again.
+        retry_after: Duration,
+    },
     /// A bug on the server's side (500); never caused by input.
     #[error("{0}")]
     Internal(String),
@@ -38,7 +60,10 @@ impl ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Refused(_) => StatusCode::CONFLICT,
-            ApiError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
+            ApiError::HeadersTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            ApiError::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -47,7 +72,11 @@ impl ApiError {
 impl From<PoolError> for ApiError {
     fn from(error: PoolError) -> ApiError {
         match error {
-            PoolError::Busy { .. } => ApiError::Busy(error.to_string()),
+            // A search takes about the budget: a place in the queue is free soon.
+            PoolError::Busy { .. } => ApiError::Busy {
+                message: error.to_string(),
+                retry_after: Duration::from_secs(2),
+            },
             PoolError::Failed => ApiError::Internal(error.to_string()),
         }
     }
@@ -56,6 +85,14 @@ impl From<PoolError> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = serde_json::json!({ "error": self.to_string() });
-        (self.status(), Json(body)).into_response()
+        let mut response = (self.status(), Json(body)).into_response();
+        if let ApiError::TooMany { retry_after, .. } | ApiError::Busy { retry_after, .. } = self {
+            // Whole seconds, rounded up, as the header wants them.
+            let seconds = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds.max(1)));
+        }
+        response
     }
 }

@@ -1,14 +1,22 @@
 //! The web server: the game page, the JSON API and shared game rooms, on axum and tokio.
 //!
 //! Solving never runs on the server's own threads: it goes to a [`Pool`] of a fixed number of
-//! workers behind a bounded queue, each search within the configured [`Budget`], so a busy
-//! server answers 503 at once rather than piling up work or memory.
+//! workers behind a bounded queue, each search within the configured [`Budget`] and stopped
+//! when its client hangs up, so a busy server answers 503 at once rather than piling up work
+//! or memory; what needs no search (a finished game, a position of the opening book) never
+//! waits for a worker. Everything a client can hold is bounded: connections (idle and slow
+//! ones are closed), live connections and their messages, rooms (and how fast one address
+//! makes them), the size of requests.
 
 mod api;
+mod connection;
 mod error;
+mod guard;
+mod listen;
 mod page;
 mod pool;
 mod query;
+mod rate;
 mod rooms;
 mod socket;
 
@@ -21,15 +29,18 @@ use std::time::Duration;
 use axum::Router;
 use axum::routing::{get, post};
 use tokio::net::TcpListener;
-use tokio::sync::watch;
+use tokio::sync::{Semaphore, watch};
 
+use crate::engine::position::Position;
 use crate::solver::{Book, Budget, Mib};
 
 pub use api::{BotMove, Offer, Prediction, perfect_choice};
 pub use error::ApiError;
+pub use guard::{MAX_HEADER_BYTES, MAX_URI_BYTES};
+pub use listen::ConnLimits;
 pub use pool::{Pool, PoolError};
 pub use rooms::{EndReason, Ending, Limits, RoomView, SeatView};
-pub use socket::Ticket;
+pub use socket::{SocketLimits, Ticket};
 
 /// Everything the server can be told.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +65,14 @@ pub struct Config {
     pub budget: Budget,
     /// The rooms' time limits and number.
     pub rooms: Limits,
+    /// New rooms one client address may make a minute (after a first few at once).
+    pub rooms_per_minute: u32,
+    /// The limits on HTTP connections.
+    pub connections: ConnLimits,
+    /// The limits on live connections (WebSockets).
+    pub sockets: SocketLimits,
+    /// How long a shutdown waits for the requests under way before cutting them off.
+    pub grace: Duration,
     /// Opening books (at most one per set of rules) that every worker's solver consults, so
     /// that the positions they hold are answered at once, whatever the budget.
     pub books: Vec<Arc<Book>>,
@@ -73,8 +92,22 @@ impl Default for Config {
                 reconnect: Duration::from_secs(60),
                 afk: None,
                 keep: Duration::from_secs(3600),
+                lobby: Duration::from_secs(600),
                 max_rooms: 1000,
             },
+            rooms_per_minute: 10,
+            connections: ConnLimits {
+                max: 256,
+                header: Duration::from_secs(10),
+                idle: Duration::from_secs(30),
+            },
+            sockets: SocketLimits {
+                max: 512,
+                per_room: 16,
+                max_message: 4096,
+                ping: Duration::from_secs(20),
+            },
+            grace: Duration::from_secs(5),
             books: Vec::new(),
         }
     }
@@ -90,11 +123,16 @@ impl Config {
     /// and 1 s, so a window ends within 5% of its length.
     fn tick(&self) -> Duration {
         let limits = &self.rooms;
-        let shortest = [Some(limits.reconnect), limits.afk, Some(limits.keep)]
-            .into_iter()
-            .flatten()
-            .min()
-            .unwrap_or(limits.reconnect);
+        let shortest = [
+            Some(limits.reconnect),
+            limits.afk,
+            Some(limits.keep),
+            Some(limits.lobby),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(limits.reconnect);
         (shortest / 20).clamp(Duration::from_millis(10), Duration::from_secs(1))
     }
 }
@@ -104,9 +142,28 @@ pub struct AppState {
     config: Config,
     pool: Pool,
     hub: Mutex<socket::Hub>,
+    /// One permit per live connection the server may still open.
+    sockets: Arc<Semaphore>,
+    /// How fast each client address may make rooms.
+    room_rate: Mutex<rate::RateLimit>,
     /// Turns `true` when the server stops, which closes the live connections.
     shutdown: watch::Sender<bool>,
 }
+
+impl AppState {
+    /// The opening book of `pos`'s rules, if the server has one.
+    fn book(&self, pos: &Position) -> Option<&Book> {
+        let rules = pos.rules();
+        self.config
+            .books
+            .iter()
+            .find(|b| b.rules() == rules)
+            .map(|b| &**b)
+    }
+}
+
+/// Rooms one client address may make at once before the rate per minute applies.
+const ROOM_BURST: u32 = 5;
 
 /// A server bound to its address, ready to run.
 pub struct Server {
@@ -129,6 +186,8 @@ impl Server {
             &config.books,
         );
         let state = Arc::new(AppState {
+            sockets: Arc::new(Semaphore::new(config.sockets.max)),
+            room_rate: Mutex::new(rate::RateLimit::new(config.rooms_per_minute, ROOM_BURST)),
             config,
             pool,
             hub: Mutex::new(socket::Hub::default()),
@@ -145,23 +204,35 @@ impl Server {
         self.listener.local_addr()
     }
 
-    /// Serves until `stop` completes, then closes the live connections and lets the requests
-    /// under way finish (each within its budget).
-    ///
-    /// # Errors
-    /// The system's error if accepting connections fails.
-    pub async fn run(self, stop: impl Future<Output = ()> + Send + 'static) -> io::Result<()> {
+    /// Serves until `stop` completes; then stops accepting connections, closes every live
+    /// connection with a close frame that says why, lets the requests under way finish, and
+    /// returns within the configured grace period, cutting off whatever is left.
+    pub async fn run(self, stop: impl Future<Output = ()> + Send + 'static) {
         let state = self.state;
         let clocks = tokio::spawn(run_clocks(Arc::clone(&state)));
+        let serving = listen::serve(
+            self.listener,
+            router(Arc::clone(&state)),
+            state.config.connections,
+            state.shutdown.subscribe(),
+            state.config.grace,
+        );
         let shutdown = state.shutdown.clone();
-        let result = axum::serve(self.listener, router(Arc::clone(&state)))
-            .with_graceful_shutdown(async move {
-                stop.await;
-                shutdown.send_replace(true);
-            })
-            .await;
+        let signal = async move {
+            stop.await;
+            shutdown.send_replace(true);
+        };
+        let sockets = async {
+            // Every live connection gives its permit back once its close frame is sent.
+            let all = u32::try_from(state.config.sockets.max).unwrap_or(u32::MAX);
+            let closed = state.sockets.acquire_many(all);
+            let _ = tokio::time::timeout(state.config.grace, closed).await;
+        };
+        tokio::join!(serving, async {
+            signal.await;
+            sockets.await;
+        });
         clocks.abort();
-        result
     }
 }
 
@@ -195,5 +266,6 @@ fn router(state: Arc<AppState>) -> Router {
         .route("/api/rooms/{id}/resign", post(socket::resign))
         .route("/api/rooms/{id}/live", get(socket::live))
         .fallback(page::not_found)
+        .layer(axum::middleware::from_fn(guard::guard))
         .with_state(state)
 }

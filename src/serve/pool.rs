@@ -3,6 +3,7 @@
 //! search more at once or hold more memory than its configuration allows.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Mutex};
 
@@ -10,8 +11,30 @@ use tokio::sync::oneshot;
 
 use crate::solver::{Book, Mib, Solver};
 
-/// One piece of work for a worker's solver.
-type Job = Box<dyn FnOnce(&mut Solver) + Send>;
+/// One piece of work for a worker's solver, with the signal raised when its asker has gone.
+struct Job {
+    work: Box<dyn FnOnce(&mut Solver) + Send>,
+    cancel: Arc<AtomicBool>,
+}
+
+/// Raises the signal of a job when dropped before [`CancelOnDrop::disarm`]: the request
+/// handler holding it is dropped when its client hangs up, and the job's search then stops
+/// (or, still queued, never starts).
+struct CancelOnDrop(Option<Arc<AtomicBool>>);
+
+impl CancelOnDrop {
+    fn disarm(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if let Some(cancel) = &self.0 {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    }
+}
 
 /// Why the pool did not answer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -68,7 +91,9 @@ impl Pool {
     }
 
     /// Runs `job` on a worker's solver and waits for its answer without blocking the caller's
-    /// thread.
+    /// thread. If the returned future is dropped before the answer (the client hung up), the
+    /// job is cancelled: skipped if still queued, else its budgeted searches stop at once (see
+    /// [`Solver::set_cancel`]).
     ///
     /// # Errors
     /// [`PoolError::Busy`] at once when the queue is full; [`PoolError::Failed`] if the job
@@ -78,12 +103,21 @@ impl Pool {
         job: impl FnOnce(&mut Solver) -> T + Send + 'static,
     ) -> Result<T, PoolError> {
         let (tell, answer) = oneshot::channel();
-        let job: Job = Box::new(move |solver| {
-            // The asker may have gone (a closed page); the answer is then simply dropped.
-            let _ = tell.send(job(solver));
-        });
+        let cancel = Arc::new(AtomicBool::new(false));
+        let job = Job {
+            work: Box::new(move |solver| {
+                // The asker may have gone (a closed page); the answer is then simply dropped.
+                let _ = tell.send(job(solver));
+            }),
+            cancel: Arc::clone(&cancel),
+        };
         match self.sender.try_send(job) {
-            Ok(()) => answer.await.map_err(|_| PoolError::Failed),
+            Ok(()) => {
+                let guard = CancelOnDrop(Some(cancel));
+                let answer = answer.await.map_err(|_| PoolError::Failed);
+                guard.disarm();
+                answer
+            }
             Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
                 Err(PoolError::Busy {
                     workers: self.workers,
@@ -109,10 +143,16 @@ fn work(receiver: &Mutex<Receiver<Job>>, threads: usize, table: Mib, books: &[Ar
         // The lock is held only while waiting for the next job, never while running it.
         let next = receiver.lock().map(|r| r.recv());
         let Ok(Ok(job)) = next else { return };
-        if catch_unwind(AssertUnwindSafe(|| job(&mut solver))).is_err() {
+        if job.cancel.load(Ordering::Relaxed) {
+            continue;
+        }
+        solver.set_cancel(Some(job.cancel));
+        let work = job.work;
+        if catch_unwind(AssertUnwindSafe(|| work(&mut solver))).is_err() {
             // The solver may be half-way through an update; start over with a clean one.
             solver = fresh();
         }
+        solver.set_cancel(None);
     }
 }
 

@@ -17,6 +17,26 @@ pub const BOARD: [&str; 6] = ["rules", "k", "width", "height", "topology", "move
 pub struct Params(HashMap<String, String>);
 
 impl Params {
+    /// The parameters of the raw query string `query` (absent: none), refusing a name given
+    /// twice, text that is not UTF-8 once decoded, and any name not in `known`.
+    ///
+    /// # Errors
+    /// [`ApiError::BadRequest`] naming the parameter and what is allowed.
+    pub fn parse(query: Option<&str>, known: &[&str]) -> Result<Params, ApiError> {
+        let mut pairs = HashMap::new();
+        for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let (name, value) = (decode(name)?, decode(value)?);
+            if pairs.contains_key(&name) {
+                return Err(ApiError::BadRequest(format!(
+                    "parameter {name:?} is given twice: give each parameter once"
+                )));
+            }
+            pairs.insert(name, value);
+        }
+        Params::new(pairs, known)
+    }
+
     /// The parameters of `query`, refusing any name not in `known`.
     ///
     /// # Errors
@@ -109,6 +129,22 @@ impl Params {
     }
 }
 
+/// One name or value of a query string, decoded (`+` is a space, `%XX` a byte).
+///
+/// # Errors
+/// [`ApiError::BadRequest`] when the bytes it stands for are not UTF-8.
+fn decode(text: &str) -> Result<String, ApiError> {
+    let spaced = text.replace('+', " ");
+    percent_encoding::percent_decode_str(&spaced)
+        .decode_utf8()
+        .map(|t| t.into_owned())
+        .map_err(|_| {
+            ApiError::BadRequest(format!(
+                "query text {text:?} is not UTF-8 once decoded: send UTF-8 text, percent-encoded"
+            ))
+        })
+}
+
 /// A game read from a request: the position and the moves that reached it.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -191,6 +227,20 @@ mod tests {
         assert!(!flat.position.rules().is_cylinder() && !line(&flat));
         let expected = "torus".parse::<Topology>().unwrap_err().to_string();
         assert_eq!(message(game("torus").unwrap_err()), expected);
+    }
+
+    #[test]
+    fn a_query_string_is_decoded_and_each_name_given_once() {
+        let known = ["moves", "rules"];
+        let params = Params::parse(Some("moves=44%2C5&rules=mis%C3%A8re+x"), &known).unwrap();
+        assert_eq!(params.text("moves"), Some("44,5"));
+        assert_eq!(params.text("rules"), Some("misère x"));
+        let twice = message(Params::parse(Some("moves=4&moves=5"), &known).unwrap_err());
+        assert!(twice.contains("given twice"), "{twice}");
+        let bytes = message(Params::parse(Some("moves=%ff%fe"), &known).unwrap_err());
+        assert!(bytes.contains("not UTF-8"), "{bytes}");
+        assert!(Params::parse(None, &known).unwrap().text("moves").is_none());
+        assert!(Params::parse(Some("colour=red"), &known).is_err());
     }
 
     #[test]

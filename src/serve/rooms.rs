@@ -1,4 +1,4 @@
-//! Shared game rooms (the game service of seed 002): two seats, moves checked against the seat
+//! Shared game rooms: two seats, moves checked against the seat
 //! and the turn, a reconnect window for a dropped player, an optional idle limit, and the
 //! reasons a game can end.
 
@@ -23,6 +23,9 @@ pub struct Limits {
     pub afk: Option<Duration>,
     /// How long a room is kept once finished, or once nothing has happened in it.
     pub keep: Duration,
+    /// How long a room waits for its second player: past it, a room nobody joined is removed
+    /// (so that rooms made and abandoned cannot fill the list for long).
+    pub lobby: Duration,
     /// The most rooms at once.
     pub max_rooms: usize,
 }
@@ -106,6 +109,8 @@ pub struct Room {
     moves: Vec<Column>,
     seats: [Seat; 2],
     ending: Option<Ending>,
+    /// When the room was made.
+    created: Instant,
     /// When the player to move got the move (the start, or the last move).
     turn_since: Instant,
     /// The last thing that happened (for removing idle rooms).
@@ -130,6 +135,7 @@ impl Room {
             moves: Vec::new(),
             seats,
             ending: None,
+            created: now,
             turn_since: now,
             touched: now,
         }
@@ -307,10 +313,22 @@ impl Room {
         false
     }
 
-    /// Whether the room is old enough to remove: nothing has happened in it (a move, a
-    /// connection, its end) for `limits.keep`.
+    /// Whether the room is old enough to remove: nobody joined it within `limits.lobby`, or
+    /// nothing has happened in it (a move, a connection, its end) for `limits.keep`.
     pub fn expired(&self, limits: &Limits, now: Instant) -> bool {
-        now.duration_since(self.touched) >= limits.keep
+        self.expires_in(limits, now).is_zero()
+    }
+
+    /// How long until the room is removed if nothing more happens in it.
+    pub fn expires_in(&self, limits: &Limits, now: Instant) -> Duration {
+        let kept = limits.keep.saturating_sub(now.duration_since(self.touched));
+        if self.started() {
+            return kept;
+        }
+        let waiting = limits
+            .lobby
+            .saturating_sub(now.duration_since(self.created));
+        kept.min(waiting)
     }
 
     /// The room as its browsers see it.
@@ -355,13 +373,24 @@ impl Rooms {
     /// Adds `room`.
     ///
     /// # Errors
-    /// [`ApiError::Busy`] when `limits.max_rooms` rooms are open.
-    pub fn add(&mut self, room: Room, limits: &Limits) -> Result<(), ApiError> {
+    /// [`ApiError::Busy`] when `limits.max_rooms` rooms are open, saying when the first of
+    /// them will be removed.
+    pub fn add(&mut self, room: Room, limits: &Limits, now: Instant) -> Result<(), ApiError> {
         if self.rooms.len() >= limits.max_rooms {
-            return Err(ApiError::Busy(format!(
-                "the server holds {} rooms, its limit: try again later",
-                limits.max_rooms
-            )));
+            let retry_after = self
+                .rooms
+                .values()
+                .map(|r| r.expires_in(limits, now))
+                .min()
+                .unwrap_or(limits.lobby);
+            return Err(ApiError::Busy {
+                message: format!(
+                    "the server holds {} rooms, its limit: try again in {} s",
+                    limits.max_rooms,
+                    retry_after.as_secs().max(1)
+                ),
+                retry_after,
+            });
         }
         self.rooms.insert(room.id.clone(), room);
         Ok(())
@@ -408,6 +437,7 @@ mod tests {
         reconnect: Duration::from_secs(60),
         afk: Some(Duration::from_secs(300)),
         keep: Duration::from_secs(3600),
+        lobby: Duration::from_secs(600),
         max_rooms: 2,
     };
 
@@ -548,18 +578,33 @@ mod tests {
                 .add(
                     Room::new(id.into(), Rules::standard(), Player::P1, id.into(), t),
                     &LIMITS,
+                    t,
                 )
                 .unwrap();
         }
         let third = Room::new("z".into(), Rules::standard(), Player::P1, "z".into(), t);
-        assert!(matches!(rooms.add(third, &LIMITS), Err(ApiError::Busy(_))));
+        let later = t + Duration::from_secs(100);
+        match rooms.add(third, &LIMITS, later) {
+            // The first room nobody joins goes at the end of the lobby time.
+            Err(ApiError::Busy { retry_after, .. }) => {
+                assert_eq!(retry_after, Duration::from_secs(500))
+            }
+            other => panic!("expected busy, got {other:?}"),
+        }
         rooms
             .get("x")
             .unwrap()
-            .join("w".into(), t + Duration::from_secs(1800));
-        let (_, removed) = rooms.tick(&LIMITS, t + Duration::from_secs(3600));
+            .join("w".into(), t + Duration::from_secs(300));
+        // "y" waited the whole lobby time for a second player; "x" has both and stays.
+        let (_, removed) = rooms.tick(&LIMITS, t + Duration::from_secs(600));
         assert_eq!(removed, vec!["y".to_string()]);
         assert!(rooms.get("x").is_ok());
         assert!(matches!(rooms.get("y"), Err(ApiError::NotFound(_))));
+        // Nobody connected to "x", so its game ended by disconnect at that tick, and the room
+        // is kept for `keep` after its end.
+        let (_, removed) = rooms.tick(&LIMITS, t + Duration::from_secs(4199));
+        assert!(removed.is_empty());
+        let (_, removed) = rooms.tick(&LIMITS, t + Duration::from_secs(4200));
+        assert_eq!(removed, vec!["x".to_string()]);
     }
 }

@@ -414,6 +414,20 @@ impl Book {
         Some(code.value(pos.plies(), self.rules.cells()))
     }
 
+    /// The value of `pos` as a solve at `depth` gives it, when the book holds it well enough:
+    /// a weak request gets the outcome only (even from an exact entry), a strong one needs an
+    /// exact entry.
+    pub fn value_at<B: Bits>(&self, pos: &Position<B>, depth: super::Depth) -> Option<Value> {
+        let value = self.value(pos)?;
+        match depth {
+            super::Depth::Weak => Some(Value {
+                remoteness: None,
+                ..value
+            }),
+            super::Depth::Strong => value.remoteness.is_some().then_some(value),
+        }
+    }
+
     /// Bounds on the search score of the unfinished position of this book's rules whose
     /// canonical key is `key` and which has `plies` discs.
     pub(crate) fn score_bounds(&self, key: u128, plies: u32) -> Option<(Score, Score)> {

@@ -19,6 +19,7 @@ mod strip;
 mod table;
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -137,6 +138,13 @@ impl Backend {
         }
     }
 
+    fn set_cancel(&mut self, cancel: Option<Arc<AtomicBool>>) {
+        match self {
+            Backend::Narrow(s) => s.set_cancel(cancel),
+            Backend::Wide(s) => s.set_cancel(cancel),
+        }
+    }
+
     fn exhausted(&self) -> bool {
         match self {
             Backend::Narrow(s) => s.exhausted(),
@@ -165,6 +173,8 @@ pub struct Solver {
     one_row: Option<(Rules, StripSolver)>,
     /// The budget of a [`Solver::limited`] under way, until the search takes it.
     budget: Option<Budget>,
+    /// The signal that ends every budgeted search early (see [`Solver::set_cancel`]).
+    cancel: Option<Arc<AtomicBool>>,
     /// The opening books, at most one per set of rules, each consulted for positions of its
     /// rules.
     books: Vec<Arc<Book>>,
@@ -181,8 +191,17 @@ impl Solver {
             backend: None,
             one_row: None,
             budget: None,
+            cancel: None,
             books: Vec::new(),
         }
+    }
+
+    /// Makes every search under a budget ([`Solver::limited`], [`Solver::values_each`]) give up
+    /// as if its budget were spent once `cancel` is raised, until the signal is removed with
+    /// `None`: a server raises it when the client that asked has gone. Searches without a budget
+    /// never look at it, so that an answer returned without a budget is always complete.
+    pub fn set_cancel(&mut self, cancel: Option<Arc<AtomicBool>>) {
+        self.cancel = cancel;
     }
 
     /// The same solver consulting `book` for positions of the book's rules: [`Solver::value`]
@@ -208,14 +227,7 @@ impl Solver {
     /// gets the outcome only, as a search would give it); `None` without a book. Costs no
     /// search, whatever the budget.
     pub fn book_value(&self, pos: &Position, depth: Depth) -> Option<Value> {
-        let value = self.book(pos.rules())?.value(pos)?;
-        match depth {
-            Depth::Weak => Some(Value {
-                remoteness: None,
-                ..value
-            }),
-            Depth::Strong => value.remoteness.is_some().then_some(value),
-        }
+        self.book(pos.rules())?.value_at(pos, depth)
     }
 
     /// The same solver using the solvers `method` allows.
@@ -296,6 +308,7 @@ impl Solver {
         let backend = &mut self.backend.as_mut().expect("just set").1;
         if let Some(budget) = self.budget.take() {
             backend.set_budget(budget);
+            backend.set_cancel(self.cancel.clone());
         }
         backend
     }
@@ -389,10 +402,14 @@ impl Solver {
             return values;
         };
         debug_assert!(open.iter().all(|pos| pos.rules() == first.rules()));
-        let scores = match self.backend(first.rules()) {
+        let cancel = self.cancel.clone();
+        let backend = self.backend(first.rules());
+        backend.set_cancel(cancel);
+        let scores = match backend {
             Backend::Narrow(s) => run(s, &open, depth, each.time),
             Backend::Wide(s) => run(s, &open, depth, each.time),
         };
+        backend.set_cancel(None);
         let mut scores = scores.into_iter();
         for (pos, value) in positions.iter().zip(values.iter_mut()) {
             if value.is_none() {
@@ -458,6 +475,7 @@ impl Solver {
             Some((_, backend)) => {
                 let exhausted = backend.exhausted();
                 backend.set_budget(Budget::UNLIMITED);
+                backend.set_cancel(None);
                 exhausted
             }
             None => false,

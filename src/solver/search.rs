@@ -87,6 +87,9 @@ pub struct Search<B: Bits> {
     helpers: Vec<Search<B>>,
     /// Raised by the main search when its root search is done, to stop the helpers.
     stop: Arc<AtomicBool>,
+    /// Raised by whoever asked for the search when its answer is no longer wanted: every
+    /// thread then gives up as when its budget is spent (see [`Search::set_cancel`]).
+    cancel: Option<Arc<AtomicBool>>,
     /// Whether this search stops when [`Search::stop`] is raised: a helper's does, and so does
     /// every thread's in [`Search::score_each`].
     obeys_stop: bool,
@@ -283,6 +286,7 @@ impl<B: Bits> Search<B> {
             deadline: None,
             helpers: Vec::new(),
             stop: Arc::new(AtomicBool::new(false)),
+            cancel: None,
             obeys_stop: false,
             busy: (threads > 1).then(Arc::default),
             book,
@@ -304,6 +308,7 @@ impl<B: Bits> Search<B> {
                 deadline: None,
                 helpers: Vec::new(),
                 stop: Arc::clone(&search.stop),
+                cancel: None,
                 obeys_stop: true,
                 busy: search.busy.clone(),
                 book: search.book.clone(),
@@ -327,6 +332,20 @@ impl<B: Bits> Search<B> {
     pub fn set_budget(&mut self, nodes: Option<u64>, deadline: Option<Instant>) {
         self.node_limit = nodes.map_or(u64::MAX, |b| self.nodes.saturating_add(b));
         self.deadline = deadline;
+    }
+
+    /// Makes this search and its helpers give up (as when the budget is spent: see
+    /// [`Search::set_budget`]) once `cancel` is raised; `None` removes the signal.
+    pub fn set_cancel(&mut self, cancel: Option<Arc<AtomicBool>>) {
+        for helper in &mut self.helpers {
+            helper.cancel.clone_from(&cancel);
+        }
+        self.cancel = cancel;
+    }
+
+    /// Whether the signal of [`Search::set_cancel`] has been raised.
+    fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|c| c.load(Relaxed))
     }
 
     /// Whether the search has passed its node limit.
@@ -468,6 +487,9 @@ impl<B: Bits> Search<B> {
             } else if deadline.is_some_and(|d| Instant::now() >= d) {
                 // Out of time: no thread may go on with it.
                 turns.done[i].store(true, Relaxed);
+            } else if self.cancelled() {
+                // Nobody wants any of the answers now.
+                break;
             }
         }
         self.stop = own_stop;
@@ -625,6 +647,7 @@ impl<B: Bits> Search<B> {
     fn should_stop(&self) -> bool {
         (self.obeys_stop && self.stop.load(Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.cancelled()
     }
 
     /// The node's place in the tables (see [`Slot`]), whose bucket starts loading now: it is

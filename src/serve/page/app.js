@@ -487,7 +487,7 @@ async function openRoom(id, token) {
   try {
     if (token) {
       const view = await api("GET", `/api/rooms/${encodeURIComponent(id)}`, {});
-      ticket = { id, token, seat: null, link: `/?room=${id}&token=${token}`, invite: `/?room=${id}`, room: view };
+      ticket = { id, token, seat: null, invite: `/?room=${id}`, room: view };
     } else {
       ticket = await api("POST", `/api/rooms/${encodeURIComponent(id)}/join`, {});
     }
@@ -504,7 +504,9 @@ function enterRoom(ticket) {
   page.resigned = null;
   page.room = { id: ticket.id, token: ticket.token, seat: ticket.seat, socket: null, view: ticket.room, closed: false };
   if (ticket.token) localStorage.setItem(`connectk-room-${ticket.id}`, ticket.token);
-  history.replaceState(null, "", ticket.link);
+  // The seat's token stays in this browser's storage, never in the address bar: an address
+  // copied from there invites a player rather than giving the seat away.
+  history.replaceState(null, "", ticket.invite);
   const invite = new URL(ticket.invite, location.href).href;
   $("invite").href = invite;
   $("invite").textContent = invite;
@@ -597,7 +599,8 @@ function roomMove(column) {
 
 function startFromUrl() {
   const q = new URLSearchParams(location.search);
-  if (q.get("room")) return openRoom(q.get("room"), q.get("token"));
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (q.get("room")) return openRoom(q.get("room"), fragment.get("token") || q.get("token"));
   const number = (key, fallback) => (q.has(key) ? Number(q.get(key)) : fallback);
   const settings = {
     rules: q.get("rules") || "normal",

@@ -187,6 +187,7 @@ async fn the_page_plays_a_game_by_clicks_and_refuses_a_full_column() {
         whole_game_against_a_seeded_bot(&session, &at).await;
         full_column_is_refused(&session, &at).await;
         analysis_asks_again_for_what_it_does_not_know(&session, &frugal_base).await;
+        a_seat_link_keeps_its_token_out_of_the_address_bar(&session, &at).await;
     })
     .await;
     // Close the browser and the driver whatever happened, then report.
@@ -218,6 +219,42 @@ async fn analysis_asks_again_for_what_it_does_not_know(client: &Client, base: &s
         json!(["loss", "loss", "draw", "draw", "loss", "loss"]),
         "P1 to move: the values of columns 1 to 6"
     );
+}
+
+/// The link of a room's seat carries its token in the fragment; the page seats the player and
+/// shows the invite in the address bar, so that the address copied from there gives the seat
+/// to nobody.
+async fn a_seat_link_keeps_its_token_out_of_the_address_bar(client: &Client, base: &str) {
+    let ticket: Value = reqwest::Client::new()
+        .post(format!("{base}/api/rooms?width=5&height=4"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let (id, token) = (
+        ticket["id"].as_str().unwrap(),
+        ticket["token"].as_str().unwrap(),
+    );
+    client
+        .goto(&format!("{base}{}", ticket["link"].as_str().unwrap()))
+        .await
+        .unwrap();
+    let seated = "const t = document.getElementById('seats'); \
+         return t && t.textContent.includes('You are P1') && t.textContent;";
+    wait_for(client, seated, 10).await;
+    let address = client.current_url().await.unwrap().to_string();
+    assert_eq!(address, format!("{base}/?room={id}"));
+    assert!(!address.contains(token));
+    let kept = client
+        .execute(
+            &format!("return localStorage.getItem('connectk-room-{id}');"),
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(kept, json!(token));
 }
 
 /// The human (P1) clicks the leftmost column with room, every turn, against the `easy` bot

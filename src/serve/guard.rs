@@ -40,7 +40,12 @@ pub async fn guard(request: Request, next: Next) -> Response {
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0);
     let response = match refusal(&request) {
-        Some(error) => error.into_response(),
+        // What is left of a refused request may be large or unread: close after answering.
+        Some(error) => (
+            [(header::CONNECTION, HeaderValue::from_static("close"))],
+            error,
+        )
+            .into_response(),
         None => next.run(request).await,
     };
     let mut response = with_json_error(response, &method).await;

@@ -376,6 +376,16 @@ impl Rooms {
     /// [`ApiError::Busy`] when `limits.max_rooms` rooms are open, saying when the first of
     /// them will be removed.
     pub fn add(&mut self, room: Room, limits: &Limits, now: Instant) -> Result<(), ApiError> {
+        self.check_space(limits, now)?;
+        self.rooms.insert(room.id.clone(), room);
+        Ok(())
+    }
+
+    /// Whether one more room fits.
+    ///
+    /// # Errors
+    /// As [`Rooms::add`].
+    pub fn check_space(&self, limits: &Limits, now: Instant) -> Result<(), ApiError> {
         if self.rooms.len() >= limits.max_rooms {
             let retry_after = self
                 .rooms
@@ -392,7 +402,6 @@ impl Rooms {
                 retry_after,
             });
         }
-        self.rooms.insert(room.id.clone(), room);
         Ok(())
     }
 

@@ -174,6 +174,12 @@ pub async fn create(
     };
     let limits = app.config.rooms;
     let (id, token, now) = (secret()[..12].to_string(), secret(), Instant::now());
+    // A full server says so first: a refused room costs the client none of its allowance.
+    app.hub
+        .lock()
+        .map_err(|_| poisoned())?
+        .rooms
+        .check_space(&limits, now)?;
     let allowed = app
         .room_rate
         .lock()

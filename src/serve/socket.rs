@@ -35,6 +35,9 @@ pub struct SocketLimits {
     pub ping: Duration,
 }
 
+/// The most a live connection may have waiting to be sent to a browser that does not read.
+const SOCKET_WRITE_LIMIT: usize = 256 * 1024;
+
 /// How long a message to a browser may take to send before the connection counts as stuck.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -347,7 +350,13 @@ pub async fn live(
         token,
         _permit: permit,
     };
+    // Buffers of a few messages each, rather than the library's 128 KiB: a room's messages
+    // are small, and the server holds hundreds of sockets.
+    let buffer = 2 * limits.max_message;
     Ok(upgrade
+        .read_buffer_size(buffer)
+        .write_buffer_size(buffer)
+        .max_write_buffer_size(SOCKET_WRITE_LIMIT)
         .max_message_size(limits.max_message)
         .max_frame_size(limits.max_message)
         .on_upgrade(move |socket| live.run(updates, socket)))

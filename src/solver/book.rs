@@ -57,14 +57,13 @@ const STRONG: u8 = 4;
 /// Why a book file was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
-    /// The file could not be read or written.
-    #[error("cannot access book {path}: {source}")]
+    /// The file could not be read.
+    #[error("cannot access book {path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
-        /// What the system said.
-        #[source]
-        source: std::io::Error,
+        /// What the system said (part of the message, so not given as its source too).
+        error: std::io::Error,
     },
     /// The file does not start with the book magic.
     #[error("{path} is not a connectk book: it does not start with the bytes CKBOOK")]
@@ -483,33 +482,15 @@ impl Book {
         bytes
     }
 
-    /// Writes the book to `path` (through a temporary file beside it, so that an interrupted
-    /// write never leaves half a book under the name).
-    ///
-    /// # Errors
-    /// [`BookError::Io`] when the file cannot be written.
-    pub fn write(&self, path: &Path) -> Result<(), BookError> {
-        let io = |source| BookError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
-        let partial = path.with_extension("partial");
-        std::fs::write(&partial, self.to_bytes()).map_err(io)?;
-        std::fs::rename(&partial, path).map_err(io)
-    }
-
     /// Reads a book file.
     ///
     /// # Errors
     /// [`BookError`] when the file cannot be read, or is not a book of this format version, or
     /// is truncated or corrupted.
     pub fn read(path: &Path) -> Result<Book, BookError> {
-        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
+        let bytes = std::fs::read(path).map_err(|error| BookError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         Book::from_bytes(&bytes, path)
     }
@@ -788,7 +769,8 @@ mod tests {
         let normal = rules.with_variant(Variant::Normal);
         let dir = std::env::temp_dir().join(format!("connectk-book-{}", std::process::id()));
         let path = dir.join("b.ckbook");
-        book.write(&path).unwrap();
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(&path, book.to_bytes()).unwrap();
         let err = Book::read_for(&path, normal).unwrap_err().to_string();
         assert!(
             err.contains("was made for misere k=4 5x4, not for normal k=4 5x4"),

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use connectk::Depth;
+use connectk::experiment::export::Output;
 use connectk::quarto::split::{self, Merged, Selection, Shard, SplitPlan};
 
 use super::RulesArgs;
@@ -170,6 +171,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
             bad.display()
         );
     }
+    let report = args.md.as_deref().map(Output::create).transpose()?;
     let paths: Vec<&std::path::Path> = args.csv.iter().map(PathBuf::as_path).collect();
     let selection = Selection {
         turns: args.turns,
@@ -177,11 +179,10 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     };
     let merged = split::merge(rules, selection, &paths)?;
     let text = markdown(&rules, args.turns, args.sample.is_some(), &merged);
-    out!("{text}");
-    if let Some(md) = &args.md {
-        std::fs::write(md, &text)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md.display()))?;
+    if let Some(report) = report {
+        report.finish_with(text.as_bytes())?;
     }
+    out!("{text}");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -215,6 +216,7 @@ pub struct ProveArgs {
 pub fn prove(args: ProveArgs) -> anyhow::Result<ExitCode> {
     crate::cli::check_memory("--table-mb", args.table_mb, 1)?;
     let rules = args.rules.rules()?;
+    let report = args.md.as_deref().map(Output::create).transpose()?;
     let mut solver = connectk::quarto::Solver::new(rules, args.table_mb.bytes());
     if let Some(limit) = args.node_limit {
         solver = solver.with_node_limit(limit);
@@ -254,10 +256,9 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<ExitCode> {
         proof.seconds,
         start.elapsed().as_secs_f64()
     );
-    out!("{text}");
-    if let Some(md) = &args.md {
-        std::fs::write(md, &text)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md.display()))?;
+    if let Some(report) = report {
+        report.finish_with(text.as_bytes())?;
     }
+    out!("{text}");
     Ok(ExitCode::SUCCESS)
 }

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use connectk::experiment::export::Output;
 use connectk::quarto::sweep;
 
 use super::solve::value_text;
@@ -32,6 +33,8 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     crate::cli::check_memory("--table-mb", args.table_mb, 1)?;
     let csv = args.out.join("variations.csv");
+    let md = args.out.join("variations.md");
+    let report = Output::create(&md)?;
     let chosen: Vec<_> = sweep::variations()
         .into_iter()
         .filter(|r| {
@@ -61,9 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         },
     )?;
-    let md = args.out.join("variations.md");
-    std::fs::write(&md, sweep::markdown(&rows))
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md.display()))?;
+    report.finish_with(sweep::markdown(&rows).as_bytes())?;
     outln!("wrote {} and {}", csv.display(), md.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -13,6 +13,7 @@ use crate::arena::safest_moves;
 use crate::engine::notation;
 use crate::engine::outcome::Player;
 use crate::engine::position::{Column, Position};
+use crate::experiment::export::Output;
 use crate::experiment::shard::Shard;
 use crate::experiment::store::Store;
 use crate::solver::{Book, Budget, Depth, Solver};
@@ -116,6 +117,11 @@ pub fn build(
     out: &Path,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<BuildReport, BookBuildError> {
+    let output = spec
+        .shard
+        .is_none()
+        .then(|| Output::create(out))
+        .transpose()?;
     let csv = rows_path(out, spec.shard);
     let store = Store::<BookRow>::open(&csv)?;
     let file = csv.display().to_string();
@@ -145,8 +151,8 @@ pub fn build(
     }
     let rows: Vec<BookRow> = run.used.into_values().collect();
     let book = book_of_rows(spec.rules, &rows, &file)?;
-    if spec.shard.is_none() {
-        book.write(out)?;
+    if let Some(output) = output {
+        output.finish_with(&book.to_bytes())?;
     }
     Ok(BuildReport {
         book,

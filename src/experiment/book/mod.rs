@@ -12,8 +12,8 @@ use crate::engine::notation;
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
-use crate::experiment::export::ExportError;
 use crate::experiment::export::csv::read_rows;
+use crate::experiment::export::{ExportError, Output};
 use crate::experiment::shard::Shard;
 use crate::experiment::store::Record;
 use crate::solver::{Book, Mib, Value, book};
@@ -112,10 +112,10 @@ impl Record for BookRow {
 /// Why a book could not be built or merged.
 #[derive(Debug, thiserror::Error)]
 pub enum BookBuildError {
-    /// The build's CSV could not be read or written.
+    /// The build's CSV could not be read or written, or the book file not written.
     #[error(transparent)]
     Store(#[from] ExportError),
-    /// A book file could not be read or written.
+    /// A book file could not be read.
     #[error(transparent)]
     Book(#[from] crate::solver::book::BookError),
     /// Two of the files merged give one position different values.
@@ -197,6 +197,7 @@ pub fn book_of_rows(rules: Rules, rows: &[BookRow], file: &str) -> Result<Book, 
 /// `rules`, is a book of other rules, gives a position another value than a second file does,
 /// or the book cannot be written.
 pub fn merge(rules: Rules, inputs: &[&Path], out: &Path) -> Result<Book, BookBuildError> {
+    let output = Output::create(out)?;
     let mut books = Vec::with_capacity(inputs.len());
     for file in inputs {
         if file.extension().is_some_and(|e| e == book::EXTENSION) {
@@ -207,7 +208,7 @@ pub fn merge(rules: Rules, inputs: &[&Path], out: &Path) -> Result<Book, BookBui
         }
     }
     let book = Book::union(rules, books)?;
-    book.write(out)?;
+    output.finish_with(&book.to_bytes())?;
     Ok(book)
 }
 

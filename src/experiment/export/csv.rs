@@ -5,13 +5,17 @@ use std::path::Path;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{ExportError, io_error, replace};
+use super::{ExportError, Output, io_error, write_error};
 
-/// The error for a CSV failure on `path`.
-pub(crate) fn csv_error(path: &Path) -> impl FnOnce(::csv::Error) -> ExportError + '_ {
-    move |source| ExportError::Csv {
-        path: path.display().to_string(),
-        source,
+/// The I/O error inside a CSV error. Writing rows of this crate's own types fails only in I/O;
+/// anything else is carried as an I/O error of its own.
+pub(crate) fn io_of(error: ::csv::Error) -> std::io::Error {
+    if !error.is_io_error() {
+        return std::io::Error::other(error);
+    }
+    match error.into_kind() {
+        ::csv::ErrorKind::Io(io) => io,
+        other => std::io::Error::other(format!("{other:?}")),
     }
 }
 
@@ -23,37 +27,32 @@ pub fn read_rows<R: DeserializeOwned>(path: &Path) -> Result<Vec<R>, ExportError
     if !path.exists() {
         return Ok(Vec::new());
     }
-    let mut reader = ::csv::Reader::from_path(path).map_err(csv_error(path))?;
+    let mut reader = ::csv::Reader::from_path(path).map_err(|e| io_error(path)(io_of(e)))?;
     reader
         .deserialize()
         .collect::<Result<Vec<R>, _>>()
-        .map_err(|source| ExportError::Unreadable {
+        .map_err(|error| ExportError::Unreadable {
             path: path.display().to_string(),
-            source,
+            error,
         })
 }
 
 /// Replaces `path` by a CSV of `rows`, whole (see [`super`]).
 ///
 /// # Errors
-/// [`ExportError`] when the file cannot be written.
+/// [`ExportError`] naming the file when it cannot be written.
 pub fn write_all<R: Serialize>(path: &Path, rows: &[R]) -> Result<(), ExportError> {
-    replace(path, |tmp| {
-        let mut writer = ::csv::Writer::from_path(tmp).map_err(csv_error(tmp))?;
-        for row in rows {
-            writer.serialize(row).map_err(csv_error(tmp))?;
-        }
-        writer.flush().map_err(io_error(tmp))
-    })
+    let mut writer = RowWriter::create(path)?;
+    for row in rows {
+        writer.write(row)?;
+    }
+    writer.finish()
 }
 
-/// A CSV file written row by row, for runs too long to hold every row in memory: the rows go
-/// to a temporary file, which [`RowWriter::finish`] renames into place, so that the file is
-/// there whole or not at all.
+/// A CSV file written row by row, for runs too long to hold every row in memory: whole under
+/// its name once [`RowWriter::finish`] is called, or not at all (see [`Output`]).
 pub struct RowWriter {
-    path: std::path::PathBuf,
-    tmp: std::path::PathBuf,
-    writer: ::csv::Writer<std::fs::File>,
+    writer: ::csv::Writer<Output>,
 }
 
 impl RowWriter {
@@ -61,33 +60,38 @@ impl RowWriter {
     /// work, it also checks that the file can be written at all.
     ///
     /// # Errors
-    /// [`ExportError`] when the file cannot be created.
+    /// [`ExportError`] naming the file when it cannot be created.
     pub fn create(path: &Path) -> Result<RowWriter, ExportError> {
-        super::create_parent(path)?;
-        let tmp = super::temporary(path);
-        let writer = ::csv::Writer::from_path(&tmp).map_err(csv_error(&tmp))?;
         Ok(RowWriter {
-            path: path.to_path_buf(),
-            tmp,
-            writer,
+            writer: ::csv::Writer::from_writer(Output::create(path)?),
         })
+    }
+
+    /// The error for a failure to write this file.
+    fn error(&self) -> impl FnOnce(std::io::Error) -> ExportError + '_ {
+        write_error(self.writer.get_ref().path())
     }
 
     /// Writes one row.
     ///
     /// # Errors
-    /// [`ExportError`] when the row cannot be written.
+    /// [`ExportError`] naming the file when the row cannot be written.
     pub fn write<R: Serialize>(&mut self, row: &R) -> Result<(), ExportError> {
-        self.writer.serialize(row).map_err(csv_error(&self.tmp))
+        let written = self.writer.serialize(row).map_err(io_of);
+        written.map_err(self.error())
     }
 
     /// Puts the finished file in place.
     ///
     /// # Errors
-    /// [`ExportError`] when the file cannot be flushed or renamed.
-    pub fn finish(mut self) -> Result<(), ExportError> {
-        self.writer.flush().map_err(io_error(&self.tmp))?;
-        std::fs::rename(&self.tmp, &self.path).map_err(io_error(&self.path))
+    /// [`ExportError`] naming the file when it cannot be flushed, synced or renamed.
+    pub fn finish(self) -> Result<(), ExportError> {
+        let path = self.writer.get_ref().path().to_path_buf();
+        let output = self
+            .writer
+            .into_inner()
+            .map_err(|error| write_error(&path)(error.into_error()))?;
+        output.finish()
     }
 }
 
@@ -103,9 +107,16 @@ mod tests {
         note: Option<String>,
     }
 
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("connectk-csv-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     #[test]
     fn rows_written_are_read_back() {
-        let dir = std::env::temp_dir().join(format!("connectk-csv-{}", std::process::id()));
+        let dir = scratch("back");
         let path = dir.join("t.csv");
         assert_eq!(read_rows::<Row>(&path).unwrap(), vec![]);
         let rows = vec![

@@ -112,7 +112,8 @@ enum Command {
     Quarto(quarto::Args),
 }
 
-/// Runs the command line and turns every error into one line on stderr and exit status 2.
+/// Runs the command line and turns every error into one line on stderr, with its causes
+/// (`cannot listen on 127.0.0.1:80: Permission denied`), and exit status 2.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     // Arguments need not be UTF-8 (a file name with byte 0xFF): clap reads them as they are,
@@ -129,7 +130,8 @@ pub fn main() -> ExitCode {
         // was asked for has been read as far as it was wanted.
         Err(error) if closed_output(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            errln!("error: {error}");
+            // Every error of this crate says its cause once: in its message or as its source.
+            errln!("error: {error:#}");
             ExitCode::from(BAD_INPUT)
         }
     }

@@ -11,12 +11,12 @@ use super::row::{Row, RowProblem};
 #[derive(Debug, thiserror::Error)]
 pub enum ShardError {
     /// A shard file could not be opened or read.
-    #[error("cannot read shard file {path}: {source}")]
+    #[error("cannot read shard file {path}: {error}")]
     Read {
         /// The file.
         path: PathBuf,
-        /// The underlying error.
-        source: std::io::Error,
+        /// What the system said (part of the message, so not given as its source too).
+        error: std::io::Error,
     },
     /// A path given as a shard file is a directory.
     #[error(
@@ -98,9 +98,9 @@ fn read_shard(path: &Path) -> Result<Vec<(u64, Row)>, ShardError> {
     if path.is_dir() {
         return Err(ShardError::Directory(path.to_path_buf()));
     }
-    let file = std::fs::File::open(path).map_err(|source| ShardError::Read {
+    let file = std::fs::File::open(path).map_err(|error| ShardError::Read {
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     let mut reader = csv::Reader::from_reader(file);
     let malformed = |line: u64, message: String| ShardError::Malformed {

@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic: the bytes `CKBOOK`, then two zero bytes |
 //! | 8 | 2 | format version: 1 |
-//! | 10 | 1 | variant: 0 normal, 1 misère |
+//! | 10 | 1 | variant: 0 normal, 1 misère; plus 2 on a cylinder |
 //! | 11 | 1 | k |
 //! | 12 | 1 | width |
 //! | 13 | 1 | height |
@@ -28,14 +28,15 @@
 //! remoteness byte holds the plies to the end under perfect play (the winner hurries, the loser
 //! delays; for a draw, the empty cells), and otherwise it is 0 (a reader still gives a draw its
 //! remoteness, the empty cells, since a drawn game fills the board). Keys are strictly
-//! increasing, so a lookup is a binary search.
+//! increasing, so a lookup is a binary search. (The cylinder flag came after the first books:
+//! a flat book's bytes are the same with it or without it.)
 
 use std::path::{Path, PathBuf};
 
 use crate::engine::bits::Bits;
 use crate::engine::outcome::GameResult;
 use crate::engine::position::Position;
-use crate::engine::rules::{Rules, Variant};
+use crate::engine::rules::{Rules, Topology, Variant};
 
 use super::score::{Score, Value, win_at};
 
@@ -53,6 +54,9 @@ const HEADER_BYTES: usize = 40;
 
 /// The value byte's flag for an entry with exact remoteness.
 const STRONG: u8 = 4;
+
+/// The variant byte's flag for a book of a cylinder.
+const CYLINDER: u8 = 2;
 
 /// Why a book file was refused.
 #[derive(Debug, thiserror::Error)]
@@ -365,10 +369,14 @@ impl Book {
     }
 
     /// The file name of the book of `rules` in a directory of books, such as
-    /// `normal-k4-7x6.ckbook`.
+    /// `normal-k4-7x6.ckbook`, or `normal-k4-7x6-cylinder.ckbook` on a cylinder.
     pub fn file_name(rules: Rules) -> String {
+        let topology = match rules.topology() {
+            Topology::Flat => String::new(),
+            topology => format!("-{topology}"),
+        };
         format!(
-            "{}-k{}-{}x{}.{EXTENSION}",
+            "{}-k{}-{}x{}{topology}.{EXTENSION}",
             rules.variant(),
             rules.k(),
             rules.width(),
@@ -462,10 +470,18 @@ impl Book {
         let mut bytes = Vec::with_capacity(HEADER_BYTES + entries.len());
         bytes.extend_from_slice(&MAGIC);
         bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        bytes.push(match self.rules.variant() {
+        let variant = match self.rules.variant() {
             Variant::Normal => 0,
             Variant::Misere => 1,
-        });
+        };
+        bytes.push(
+            variant
+                | if self.rules.is_cylinder() {
+                    CYLINDER
+                } else {
+                    0
+                },
+        );
         for field in [
             self.rules.k(),
             self.rules.width(),
@@ -539,14 +555,21 @@ impl Book {
                 found: version,
             });
         }
-        let variant = match bytes[10] {
-            0 => Variant::Normal,
-            1 => Variant::Misere,
-            other => return Err(corrupt(format!("variant byte {other} (0 or 1 allowed)"))),
+        let (variant, topology) = match bytes[10] {
+            0 => (Variant::Normal, Topology::Flat),
+            1 => (Variant::Misere, Topology::Flat),
+            2 => (Variant::Normal, Topology::Cylinder),
+            3 => (Variant::Misere, Topology::Cylinder),
+            other => {
+                return Err(corrupt(format!(
+                    "variant byte {other} (0 normal or 1 misère, plus 2 on a cylinder)"
+                )));
+            }
         };
         let [k, width, height, plies, key_bytes] = [11, 12, 13, 14, 15].map(|at| bytes[at]);
         let rules = Rules::new(k.into(), width.into(), height.into(), variant)
-            .map_err(|e| corrupt(format!("its header's rules: {e}")))?;
+            .map_err(|e| corrupt(format!("its header's rules: {e}")))?
+            .with_topology(topology);
         let key_bytes = usize::from(key_bytes);
         if key_bytes != Self::key_bytes(rules) {
             return Err(corrupt(format!(
@@ -679,6 +702,25 @@ mod tests {
             (summary.strong, summary.wins, summary.draws, summary.losses),
             (3, 2, 1, 1)
         );
+    }
+
+    #[test]
+    fn a_cylinder_book_reads_back_as_one_and_has_a_name_of_its_own() {
+        let (rules, book, _) = sample();
+        let ring = rules.with_topology(Topology::Cylinder);
+        let (pos, _) = notation::parse(ring, "12").unwrap();
+        let value = Value {
+            result: GameResult::Draw,
+            remoteness: None,
+        };
+        let cylinder = Book::from_values(ring, [(pos, value)]);
+        let bytes = cylinder.to_bytes();
+        assert_eq!(bytes[10], 1 | CYLINDER);
+        assert_eq!(Book::from_bytes(&bytes, "c").unwrap().rules(), ring);
+        // A flat book is written as before the flag.
+        assert_eq!(book.to_bytes()[10], 1);
+        assert_eq!(Book::file_name(rules), "misere-k4-5x4.ckbook");
+        assert_eq!(Book::file_name(ring), "misere-k4-5x4-cylinder.ckbook");
     }
 
     #[test]

@@ -18,7 +18,7 @@ pub(crate) use output::{Destination, destination};
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     /// A file or directory could not be read.
-    #[error("{path}: {error}")]
+    #[error("cannot read {path}: {error}")]
     Io {
         /// The file.
         path: String,
@@ -47,16 +47,15 @@ pub enum ExportError {
         /// The path.
         path: String,
     },
-    /// A CSV file of results holds a line that is not a row of the expected columns.
-    #[error(
-        "{path}: {error}: fix or remove that line (or delete the file to start over; a rerun then does all of its work again)"
-    )]
+    /// A line of a CSV file of results is not a row of the expected columns and values.
+    #[error("{path} line {line}: {problem}: fix or remove that line")]
     Unreadable {
         /// The file.
         path: String,
-        /// What the CSV reader found wrong, with the line (part of the message, so not given
-        /// as its source too).
-        error: ::csv::Error,
+        /// The line, counted from 1 (the header is line 1).
+        line: u64,
+        /// What is wrong with it.
+        problem: csv::LineProblem,
     },
     /// A plot could not be drawn.
     #[error("{path}: cannot draw plot: {message}")]

@@ -122,7 +122,7 @@ fn solve(args: &Args) -> anyhow::Result<ExitCode> {
         one_row: args.strip_mb,
     };
     let unsolved = table1::run(&boards, &store, effort, |board, row| {
-        let verdict = row.map_or("node limit reached", |r| r.solver.as_str());
+        let verdict = row.map_or("node limit reached", |r| r.solver.label());
         bar.set_message(format!(
             "k={} {}x{}: {verdict}",
             board.k, board.width, board.height

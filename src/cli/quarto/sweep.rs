@@ -49,12 +49,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.table_mb.bytes(),
         args.node_limit,
         &mut |row| {
-            let value = match row.length {
-                Some(_) => value_text(connectk::Value {
-                    result: connectk::GameResult::from_label(&row.outcome).expect("finished"),
+            let value = match (row.outcome, row.length) {
+                (Some(result), Some(_)) => value_text(connectk::Value {
+                    result,
                     remoteness: row.length,
                 }),
-                None => "unfinished".to_string(),
+                _ => "unfinished".to_string(),
             };
             errln!(
                 "{}: {value}, {} nodes, {:.2} s",

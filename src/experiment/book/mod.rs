@@ -13,7 +13,7 @@ use crate::engine::outcome::{GameResult, Player};
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
 use crate::experiment::export::csv::read_rows;
-use crate::experiment::export::{ExportError, Output};
+use crate::experiment::export::{ExportError, Output, labels};
 use crate::experiment::shard::Shard;
 use crate::experiment::store::Record;
 use crate::solver::{Book, Mib, Value, book};
@@ -88,7 +88,8 @@ pub struct BookRow {
     /// Discs on the board.
     pub plies: u32,
     /// `P1`, `P2` or `Draw` under perfect play.
-    pub outcome: String,
+    #[serde(with = "labels::outcome")]
+    pub outcome: GameResult,
     /// Plies to the end under perfect play; empty when only the outcome was solved.
     pub remoteness: Option<u32>,
     /// The book player's move (a column from 1): of the moves that keep the value (the fastest
@@ -136,7 +137,7 @@ pub enum BookBuildError {
 impl BookRow {
     /// Whether the row, of position `pos`, says its side to move loses.
     fn mover_loses(&self, pos: &Position) -> bool {
-        GameResult::from_label(&self.outcome) == Some(GameResult::Win(pos.to_move().other()))
+        self.outcome == GameResult::Win(pos.to_move().other())
     }
 
     /// The row's position and value, and the position after its book move with that move's
@@ -151,8 +152,13 @@ impl BookRow {
         if pos.is_over() {
             return Err(bad("the game is over there".to_string()));
         }
-        let result = GameResult::from_label(&self.outcome)
-            .ok_or_else(|| bad(format!("outcome {:?} is not P1, P2 or Draw", self.outcome)))?;
+        let empty = rules.cells() - pos.plies();
+        if let Some(plies) = self.remoteness.filter(|&r| r == 0 || r > empty) {
+            return Err(bad(format!(
+                "remoteness {plies}: the game goes on for 1 to {empty} plies (the empty cells)"
+            )));
+        }
+        let result = self.outcome;
         let value = Value {
             result,
             remoteness: self.remoteness,

@@ -5,6 +5,7 @@
 //! new one, never half of one; a destination that is a device or a FIFO is written in place.
 
 pub mod csv;
+pub mod labels;
 pub mod markdown;
 mod output;
 pub mod svg;

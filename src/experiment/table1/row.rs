@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::grid::Board;
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::rules::{Rules, RulesError, Variant};
+use crate::experiment::export::labels;
 use crate::experiment::store::Record;
 use crate::strategy::table1;
 
@@ -12,7 +13,7 @@ use crate::strategy::table1;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// Always `misere` for Table I.
-    pub rules: String,
+    pub rules: Variant,
     /// Line length.
     pub k: u32,
     /// Board width.
@@ -22,9 +23,11 @@ pub struct Row {
     /// width * height.
     pub cells: u32,
     /// Table I's outcome (`P1`, `P2`, `Draw`), empty where the paper makes no claim.
-    pub paper: Option<String>,
+    #[serde(with = "labels::optional_outcome")]
+    pub paper: Option<GameResult>,
     /// The solver's outcome.
-    pub solver: String,
+    #[serde(with = "labels::outcome")]
+    pub solver: GameResult,
     /// Whether they agree, empty where the paper makes no claim.
     pub agree: Option<bool>,
     /// Plies until the game ends under perfect play (for a draw: the number of cells); empty
@@ -57,10 +60,13 @@ impl Row {
     /// The first [`RowProblem`] found.
     pub fn check(&self) -> Result<(), RowProblem> {
         let problem = |field, message: String| Err(RowProblem { field, message });
-        if self.rules != Variant::Misere.name() {
+        if self.rules != Variant::Misere {
             return problem(
                 "rules",
-                format!("{:?}: Table I is misère, expected \"misere\"", self.rules),
+                format!(
+                    "{:?}: Table I is misère, expected \"misere\"",
+                    self.rules.name()
+                ),
             );
         }
         if self.k < 2 {
@@ -84,24 +90,19 @@ impl Row {
                 ),
             );
         }
-        let predicted = table1::predict(self.k, self.width, self.height).map(GameResult::label);
-        if self.paper.as_deref() != predicted {
+        let predicted = table1::predict(self.k, self.width, self.height);
+        if self.paper != predicted {
             return problem(
                 "paper",
                 format!(
                     "{:?}: Table I says {:?} for this board",
-                    self.paper.as_deref().unwrap_or(""),
-                    predicted.unwrap_or("")
+                    self.paper.map_or("", GameResult::label),
+                    predicted.map_or("", GameResult::label)
                 ),
             );
         }
-        let Some(solver) = GameResult::from_label(&self.solver) else {
-            return problem(
-                "solver",
-                format!("{:?}: expected P1, P2 or Draw", self.solver),
-            );
-        };
-        let agree = predicted.map(|p| p == solver.label());
+        let solver = self.solver;
+        let agree = predicted.map(|p| p == solver);
         if self.agree != agree {
             return problem(
                 "agree",
@@ -155,13 +156,13 @@ mod tests {
 
     fn row() -> Row {
         Row {
-            rules: "misere".into(),
+            rules: Variant::Misere,
             k: 4,
             width: 7,
             height: 6,
             cells: 42,
-            paper: Some("P2".into()),
-            solver: "P2".into(),
+            paper: Some(GameResult::Win(Player::P2)),
+            solver: GameResult::Win(Player::P2),
             agree: Some(true),
             remoteness: Some(37),
             nodes: 10,
@@ -173,14 +174,13 @@ mod tests {
         assert_eq!(row().check(), Ok(()));
         /// A field's name and a way to forge it.
         type Forgery = (&'static str, fn(&mut Row));
-        let cases: [Forgery; 10] = [
-            ("rules", |r| r.rules = "chess".into()),
+        let cases: [Forgery; 9] = [
+            ("rules", |r| r.rules = Variant::Normal),
             ("k", |r| r.k = 1),
             ("width", |r| r.width = 0),
             ("height", |r| r.height = 0),
             ("cells", |r| r.cells = 99),
-            ("paper", |r| r.paper = Some("P1".into())),
-            ("solver", |r| r.solver = "Banana".into()),
+            ("paper", |r| r.paper = Some(GameResult::Win(Player::P1))),
             ("agree", |r| r.agree = Some(false)),
             ("remoteness", |r| r.remoteness = Some(36)),
             ("remoteness", |r| r.remoteness = Some(43)),

@@ -260,19 +260,19 @@ pub struct SplitRun {
     pub unfinished: usize,
 }
 
-/// Solves the openings of `plan`'s shard that the CSV at `path` does not answer yet,
-/// appending a row as each finishes (or hits the node limit), and calls `on_row` with it.
+/// Solves the openings of `plan`'s shard that `store` (opened by the caller, so that a CSV
+/// that cannot be used is refused before anything else) does not answer yet, appending a row
+/// as each finishes (or hits the node limit), and calls `on_row` with it.
 ///
 /// # Errors
 /// [`ExportError`] when the CSV cannot be read or written.
 pub fn run(
     rules: Rules,
     plan: &SplitPlan,
-    path: &Path,
+    store: &Store<OpeningRow>,
     on_row: &(dyn Fn(&OpeningRow) + Sync),
 ) -> Result<SplitRun, ExportError> {
     let all = plan.selection.list(rules);
-    let store = Store::<OpeningRow>::open(path)?;
     let answered: HashMap<String, ()> = store
         .rows()?
         .into_iter()

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use connectk::Depth;
 use connectk::experiment::export::Output;
+use connectk::experiment::store::Store;
 use connectk::quarto::split::{self, Merged, Selection, Shard, SplitPlan};
 
 use super::RulesArgs;
@@ -81,13 +82,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         node_limit: args.node_limit,
         threads: args.threads.into(),
     };
+    let store = Store::open(&args.csv)?;
     errln!(
         "{rules}: positions after {} turns, shard {}/{}",
         args.turns,
         shard.index,
         shard.count
     );
-    let done = split::run(rules, &plan, &args.csv, &|row| {
+    let done = split::run(rules, &plan, &store, &|row| {
         errln!(
             "#{} {}: {} {} nodes, {:.1} s",
             row.index,

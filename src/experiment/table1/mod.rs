@@ -24,7 +24,7 @@ use crate::strategy::table1;
 
 pub use grid::{Board, Grid};
 pub use report::Markdown;
-pub use row::{Row, RowProblem, Store};
+pub use row::{Row, Store};
 pub use shards::{ShardError, read_checked, read_shards};
 
 /// How each board of the grid is solved.

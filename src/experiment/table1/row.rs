@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::grid::Board;
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::rules::{Rules, RulesError, Variant};
+use crate::experiment::export::csv::LineProblem;
 use crate::experiment::export::labels;
 use crate::experiment::store::Record;
 use crate::strategy::table1;
@@ -39,16 +40,6 @@ pub struct Row {
     pub nodes: u64,
 }
 
-/// What is wrong with a row read from a file.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("field {field}: {message}")]
-pub struct RowProblem {
-    /// The column at fault.
-    pub field: &'static str,
-    /// What is wrong, and what is allowed.
-    pub message: String,
-}
-
 impl Row {
     /// Checks that the row describes a Table I board and a result the solver could have given:
     /// misère rules, a board the engine takes with k >= 2, the right cell count, the paper's
@@ -57,9 +48,14 @@ impl Row {
     /// an even ply, when P2 completes a line, and P2 on an odd one).
     ///
     /// # Errors
-    /// The first [`RowProblem`] found.
-    pub fn check(&self) -> Result<(), RowProblem> {
-        let problem = |field, message: String| Err(RowProblem { field, message });
+    /// The first problem found, with the column at fault.
+    pub fn check(&self) -> Result<(), LineProblem> {
+        let problem = |field: &str, message: String| {
+            Err(LineProblem {
+                field: Some(field.to_string()),
+                message,
+            })
+        };
         if self.rules != Variant::Misere {
             return problem(
                 "rules",
@@ -189,7 +185,7 @@ mod tests {
             let mut forged = row();
             forge(&mut forged);
             let problem = forged.check().unwrap_err();
-            assert_eq!(problem.field, field, "{problem}");
+            assert_eq!(problem.field.as_deref(), Some(field), "{problem}");
         }
     }
 }

@@ -5,15 +5,16 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::grid::Board;
-use super::row::{Row, RowProblem};
+use super::row::Row;
 use crate::experiment::export::ExportError;
 use crate::experiment::export::csv::read_numbered_rows;
 
 /// Why shard files could not be merged.
 #[derive(Debug, thiserror::Error)]
 pub enum ShardError {
-    /// A shard file could not be read, or a line of it is not a row of the expected columns
-    /// and values (the error names the file, the line and the column).
+    /// A shard file could not be read, or a line of it is not a row of Table I: values of the
+    /// wrong kind, or that contradict each other or the paper (the error names the file, the
+    /// line and the column).
     #[error(transparent)]
     Read(#[from] ExportError),
     /// A path given as a shard file is a directory.
@@ -26,16 +27,6 @@ pub enum ShardError {
         "{0}: no rows: a shard file of `connectk table1 --shard` holds a header and one row per board"
     )]
     Empty(PathBuf),
-    /// A row's fields contradict each other or the paper.
-    #[error("{path} line {line}: {problem}")]
-    Forged {
-        /// The file.
-        path: PathBuf,
-        /// The line, counted from 1 (the header is line 1).
-        line: u64,
-        /// The field at fault.
-        problem: RowProblem,
-    },
     /// Two files give different results for one board.
     #[error(
         "{board} has different rows in {first} and {second}: merge shards of one run (or rerun the board)"
@@ -97,13 +88,13 @@ fn read_shard(path: &Path) -> Result<Vec<(u64, Row)>, ShardError> {
 /// [`Row::check`]).
 ///
 /// # Errors
-/// [`ShardError::Read`] for a file that cannot be read or a line that is not a row,
-/// [`ShardError::Forged`] for a row whose fields contradict each other or the paper.
+/// [`ShardError::Read`] for a file that cannot be read, a line that is not a row, or a row
+/// whose fields contradict each other or the paper.
 pub fn read_checked(path: &Path) -> Result<Vec<(u64, Row)>, ShardError> {
     let rows = read_numbered_rows::<Row>(path)?;
     for (line, row) in &rows {
-        row.check().map_err(|problem| ShardError::Forged {
-            path: path.to_path_buf(),
+        row.check().map_err(|problem| ExportError::Unreadable {
+            path: path.display().to_string(),
             line: *line,
             problem,
         })?;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use connectk::Depth;
-use connectk::experiment::export::Output;
+use connectk::experiment::export::{Output, write_text};
 use connectk::experiment::store::Store;
 use connectk::quarto::split::{self, Merged, Selection, Shard, SplitPlan};
 
@@ -173,7 +173,9 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
             bad.display()
         );
     }
-    let report = args.md.as_deref().map(Output::create).transpose()?;
+    if let Some(md) = &args.md {
+        Output::check(md)?;
+    }
     let paths: Vec<&std::path::Path> = args.csv.iter().map(PathBuf::as_path).collect();
     let selection = Selection {
         turns: args.turns,
@@ -181,8 +183,8 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     };
     let merged = split::merge(rules, selection, &paths)?;
     let text = markdown(&rules, args.turns, args.sample.is_some(), &merged);
-    if let Some(report) = report {
-        report.finish_with(text.as_bytes())?;
+    if let Some(md) = &args.md {
+        write_text(md, &text)?;
     }
     out!("{text}");
     Ok(ExitCode::SUCCESS)
@@ -218,7 +220,9 @@ pub struct ProveArgs {
 pub fn prove(args: ProveArgs) -> anyhow::Result<ExitCode> {
     crate::cli::check_memory("--table-mb", args.table_mb, 1)?;
     let rules = args.rules.rules()?;
-    let report = args.md.as_deref().map(Output::create).transpose()?;
+    if let Some(md) = &args.md {
+        Output::check(md)?;
+    }
     let mut solver = connectk::quarto::Solver::new(rules, args.table_mb.bytes());
     if let Some(limit) = args.node_limit {
         solver = solver.with_node_limit(limit);
@@ -258,8 +262,8 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<ExitCode> {
         proof.seconds,
         start.elapsed().as_secs_f64()
     );
-    if let Some(report) = report {
-        report.finish_with(text.as_bytes())?;
+    if let Some(md) = &args.md {
+        write_text(md, &text)?;
     }
     out!("{text}");
     Ok(ExitCode::SUCCESS)

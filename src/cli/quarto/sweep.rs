@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use connectk::experiment::export::Output;
+use connectk::experiment::export::{Output, write_text};
 use connectk::quarto::sweep;
 
 use super::solve::value_text;
@@ -34,7 +34,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     crate::cli::check_memory("--table-mb", args.table_mb, 1)?;
     let csv = args.out.join("variations.csv");
     let md = args.out.join("variations.md");
-    let report = Output::create(&md)?;
+    Output::check(&md)?;
     let chosen: Vec<_> = sweep::variations()
         .into_iter()
         .filter(|r| {
@@ -64,7 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         },
     )?;
-    report.finish_with(sweep::markdown(&rows).as_bytes())?;
+    write_text(&md, &sweep::markdown(&rows))?;
     outln!("wrote {} and {}", csv.display(), md.display());
     Ok(ExitCode::SUCCESS)
 }

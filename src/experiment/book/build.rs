@@ -14,7 +14,7 @@ use crate::engine::notation;
 use crate::engine::outcome::Player;
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
-use crate::experiment::export::Output;
+use crate::experiment::export::{Output, write_bytes};
 use crate::experiment::shard::Shard;
 use crate::experiment::store::Store;
 use crate::solver::{Book, Budget, Depth, Solver};
@@ -138,11 +138,9 @@ pub fn build(
     out: &Path,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<BuildReport, BookBuildError> {
-    let output = spec
-        .shard
-        .is_none()
-        .then(|| Output::create(out))
-        .transpose()?;
+    if spec.shard.is_none() {
+        Output::check(out)?;
+    }
     let csv = rows_path(out, spec.shard);
     let store = Store::<BookRow>::open(&csv)?;
     let file = csv.display().to_string();
@@ -173,8 +171,8 @@ pub fn build(
     }
     let rows: Vec<BookRow> = run.used.into_values().collect();
     let book = book_of_rows(spec.rules, &rows, &file)?;
-    if let Some(output) = output {
-        output.finish_with(&book.to_bytes())?;
+    if spec.shard.is_none() {
+        write_bytes(out, &book.to_bytes())?;
     }
     Ok(BuildReport {
         book,

@@ -13,7 +13,7 @@ use crate::engine::outcome::{GameResult, Player};
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
 use crate::experiment::export::csv::read_rows;
-use crate::experiment::export::{ExportError, Output, labels};
+use crate::experiment::export::{ExportError, Output, labels, write_bytes};
 use crate::experiment::shard::Shard;
 use crate::experiment::store::Record;
 use crate::solver::{Book, Mib, Value, book};
@@ -203,7 +203,7 @@ pub fn book_of_rows(rules: Rules, rows: &[BookRow], file: &str) -> Result<Book, 
 /// `rules`, is a book of other rules, gives a position another value than a second file does,
 /// or the book cannot be written.
 pub fn merge(rules: Rules, inputs: &[&Path], out: &Path) -> Result<Book, BookBuildError> {
-    let output = Output::create(out)?;
+    Output::check(out)?;
     let mut books = Vec::with_capacity(inputs.len());
     for file in inputs {
         if file.extension().is_some_and(|e| e == book::EXTENSION) {
@@ -214,7 +214,7 @@ pub fn merge(rules: Rules, inputs: &[&Path], out: &Path) -> Result<Book, BookBui
         }
     }
     let book = Book::union(rules, books)?;
-    output.finish_with(&book.to_bytes())?;
+    write_bytes(out, &book.to_bytes())?;
     Ok(book)
 }
 

@@ -91,13 +91,10 @@ pub(crate) fn write_error(path: &Path) -> impl FnOnce(std::io::Error) -> ExportE
 /// [`ExportError`] naming the directory when it cannot be created or written into.
 pub fn check_writable(dir: &Path) -> Result<(), ExportError> {
     let probe = dir.join(format!(".connectk-probe-{}", std::process::id()));
-    // A probe created and dropped unfinished leaves nothing behind.
-    Output::create(&probe)
-        .map(drop)
-        .map_err(|error| match error {
-            ExportError::Write { error, .. } => write_error(dir)(error),
-            other => other,
-        })
+    Output::check(&probe).map_err(|error| match error {
+        ExportError::Write { error, .. } => write_error(dir)(error),
+        other => other,
+    })
 }
 
 /// Replaces `path` by `bytes`, whole (see the module documentation).
@@ -105,7 +102,10 @@ pub fn check_writable(dir: &Path) -> Result<(), ExportError> {
 /// # Errors
 /// [`ExportError`] naming the file when it or its directory cannot be written.
 pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
-    Output::create(path)?.finish_with(bytes)
+    use std::io::Write as _;
+    let mut output = Output::create(path)?;
+    output.write_all(bytes).map_err(write_error(path))?;
+    output.finish()
 }
 
 /// Replaces `path` by `text`, whole (see the module documentation).

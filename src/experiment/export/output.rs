@@ -102,20 +102,28 @@ impl Output {
         })
     }
 
+    /// Checks, before a long run whose file is written at its end, that `path` can be opened
+    /// as [`Output::create`] opens it, leaving nothing behind (the temporary file of a regular
+    /// file is created and removed), so that an interrupted run leaves no empty file either.
+    /// A device or a FIFO is not opened: a FIFO would wait for its reader, then lose it.
+    ///
+    /// # Errors
+    /// As [`Output::create`].
+    pub fn check(path: &Path) -> Result<(), ExportError> {
+        match destination(path)? {
+            Destination::Replace(destination) => {
+                let temporary = temporary(&destination);
+                File::create(&temporary)
+                    .and_then(|_| std::fs::remove_file(&temporary))
+                    .map_err(write_error(path))
+            }
+            Destination::InPlace => Ok(()),
+        }
+    }
+
     /// The path the file was created with.
     pub fn path(&self) -> &Path {
         &self.path
-    }
-
-    /// Writes `bytes` and completes the file (see [`Output::finish`]): for a file opened before
-    /// the work that makes its contents, so that an unwritable path is refused at once.
-    ///
-    /// # Errors
-    /// [`ExportError::Write`] naming the file, with the system's reason.
-    pub fn finish_with(mut self, bytes: &[u8]) -> Result<(), ExportError> {
-        let written = self.writer.write_all(bytes);
-        written.map_err(write_error(&self.path))?;
-        self.finish()
     }
 
     /// Completes the file: flushes it and, for a regular file, syncs it to disk (so that a
@@ -178,6 +186,16 @@ mod tests {
         drop(output);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_check_leaves_nothing_behind_and_refuses_what_create_refuses() {
+        let dir = scratch("check");
+        Output::check(&dir.join("sub").join("a.csv")).unwrap();
+        assert_eq!(std::fs::read_dir(dir.join("sub")).unwrap().count(), 0);
+        let error = Output::check(&dir).unwrap_err();
+        assert!(matches!(error, ExportError::Directory { .. }), "{error}");
         std::fs::remove_dir_all(dir).unwrap();
     }
 

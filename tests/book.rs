@@ -627,3 +627,83 @@ fn committed_books_agree_with_the_solver_on_a_sample() {
     }
     assert!(checked_books > 0, "books/ holds the default books");
 }
+
+/// The default books (`books/`, found from the package root where tests run) are flat: a solve
+/// or a perfect player on a cylinder of the same size takes none of them, quietly, while a
+/// book named with `--book` for other rules is still refused.
+#[test]
+fn a_cylinder_takes_no_flat_default_book_and_a_named_one_is_refused() {
+    assert!(Path::new("books/normal-k4-7x6.ckbook").is_file());
+    for (rules, value) in [
+        ("normal", "P1 wins in 3 plies"),
+        ("misere", "P2 wins in 23 plies"),
+    ] {
+        let board = ["--rules", rules, "--topology", "cylinder"];
+        let solved = run_ok(&[&["solve", "--moves", "44444433"], &board[..]].concat());
+        assert!(solved.contains(value), "{rules}: {solved}");
+        let alone = run_ok(&[&["solve", "--moves", "44444433", "--no-book"], &board[..]].concat());
+        assert_eq!(solved.lines().next(), alone.lines().next(), "{rules}");
+        let small = [&board[..], &["--width", "6", "--height", "5"]].concat();
+        run_ok(
+            &[
+                &["arena", "--p1", "random", "--p2", "perfect", "--games", "1"],
+                &small[..],
+            ]
+            .concat(),
+        );
+        let dir = scratch(&format!("cylinder-{rules}"));
+        let out = dir.display().to_string();
+        let games = [
+            "--players",
+            "random,perfect",
+            "--games",
+            "1",
+            "--out-dir",
+            &out,
+        ];
+        run_ok(&[&["tournament"], &games[..], &small[..]].concat());
+        let quit = connectk(
+            &[&["play", "--opponent", "perfect"], &small[..]].concat(),
+            "quit\n",
+        );
+        assert_eq!(quit.status.code(), Some(0), "{rules}: {quit:?}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+    run_refused(
+        &[
+            "solve",
+            "--topology",
+            "cylinder",
+            "--moves",
+            "44444433",
+            "--book",
+            "books/normal-k4-7x6.ckbook",
+        ],
+        "was made for normal k=4 7x6, not for normal k=4 7x6 cylinder",
+    );
+}
+
+/// A book built on a cylinder says so in its file: it reads back as a cylinder book, serves
+/// solves on the cylinder, and is refused for the flat board of the same size.
+#[test]
+fn a_cylinder_book_keeps_its_topology() {
+    let dir = scratch("ring");
+    let file = dir.join("ring.ckbook");
+    let book = file.display().to_string();
+    let board = ["--width", "4", "--height", "4"];
+    let ring = [&board[..], &["--topology", "cylinder"]].concat();
+    let build = [
+        "book", "build", "--plies", "2", "--cover", "all", "--out", &book,
+    ];
+    run_ok(&[&build[..], &ring[..]].concat());
+    let info = run_ok(&["book", "info", &book]);
+    assert!(info.contains("normal k=4 4x4 cylinder"), "{info}");
+    let with = run_ok(&[&["solve", "--moves", "12", "--book", &book], &ring[..]].concat());
+    let without = run_ok(&[&["solve", "--moves", "12", "--no-book"], &ring[..]].concat());
+    assert_eq!(with.lines().next(), without.lines().next());
+    run_refused(
+        &[&["solve", "--book", &book], &board[..]].concat(),
+        "was made for normal k=4 4x4 cylinder, not for normal k=4 4x4",
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

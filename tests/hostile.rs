@@ -5,6 +5,12 @@
 //! its help promises (2 for bad input, with a message on stderr), never accepting nonsense.
 //!
 //! The corpus needs nothing outside the repository; its files live in a scratch directory.
+//!
+//! Beside the corpus, classes tried in full: every subcommand that writes a file or a folder
+//! against destinations it cannot write (/dev/full, a path under a regular file, a
+//! directory, a file of /proc), arguments that are not UTF-8, and every kind of results file
+//! edited (a bad word, a non-number, a missing column, a line cut short) and fed to what
+//! reads it back.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -656,4 +662,535 @@ fn a_seeded_corpus_of_hostile_invocations_is_refused_cleanly() {
         cases.len(),
         failures.join("\n")
     );
+}
+
+/// Runs the binary from the package root with `args`; returns its exit status and stderr.
+fn run(args: &[std::ffi::OsString]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_connectk"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The words of `command`, split at spaces, with `{NAME}` replaced by the path of `NAME`: a
+/// word that is only `{NAME}` becomes the path as it is (which need not be UTF-8).
+fn command(template: &str, paths: &[(&str, &std::path::Path)]) -> Vec<std::ffi::OsString> {
+    template
+        .split(' ')
+        .map(|word| {
+            let mut text = word.to_string();
+            for (name, path) in paths {
+                let slot = format!("{{{name}}}");
+                if word == slot {
+                    return path.as_os_str().to_owned();
+                }
+                text = text.replace(&slot, &path.display().to_string());
+            }
+            text.into()
+        })
+        .collect()
+}
+
+/// A scratch directory of its own for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("connectk-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every path under `dir`, with the contents of its files.
+fn snapshot(dir: &std::path::Path) -> Vec<(PathBuf, Option<Vec<u8>>)> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(path) = pending.pop() {
+        if path.is_dir() {
+            pending.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            found.push((path, None));
+        } else {
+            let bytes = std::fs::read(&path).unwrap();
+            found.push((path, Some(bytes)));
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Whether `/dev/full` is there, as the character device that fails every write.
+fn dev_full() -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::metadata("/dev/full").is_ok_and(|m| m.file_type().is_char_device())
+}
+
+/// Subcommands that write a file, `{OUT}` standing for it. (`book build` also keeps its rows
+/// beside the book, so /dev/full would put a file in /dev: it is left out of that one.)
+const FILE_WRITERS: &[&str] = &[
+    "arena --rules misere --width 4 --height 4 -k 3 --p1 random --p2 random --games 5 --out {OUT}",
+    "hint-bench --width 4 --height 4 --games 1 --depth weak --out {OUT}",
+    "book merge --width 4 --height 4 --out {OUT} {BOOK}",
+    "quarto arena --size 2 --attributes 2 --p1 random --p2 random --games 3 --out {OUT}",
+    "quarto merge --size 2 --attributes 2 --turns 2 {SPLIT} --md {OUT}",
+    "quarto prove --size 2 --attributes 2 --turns 1 --table-mb 1 --csv {PROOF} --md {OUT}",
+    "quarto prove --size 2 --attributes 2 --turns 1 --table-mb 1 --csv {OUT}",
+    "quarto split --size 2 --attributes 2 --turns 2 --table-mb 1 --csv {OUT}",
+];
+
+/// Subcommands that write into a directory, `{OUT}` standing for it.
+const DIRECTORY_WRITERS: &[&str] = &[
+    "table1 --max-cells 4 --k-max 3 --out {OUT}",
+    "annulus --max-cells 4 --k-max 3 --out {OUT}",
+    "sizes -k 3 --min-side 2 --max-sum 5 --time-limit 10 --table-mb 16 --out {OUT}",
+    "tournament --width 4 --height 4 --players random,easy --games 1 --out-dir {OUT}",
+    "paper-check --out {OUT}",
+    "uci-dataset --data {UCI} --out {OUT}",
+    "merge {SHARD} --out {OUT}",
+    "annulus-merge {RING} --out {OUT}",
+    "quarto sweep --only 2x2 --table-mb 1 --out {OUT}",
+];
+
+/// The inputs the writers read, made in `dir` by the binary itself.
+fn writer_inputs(dir: &std::path::Path) -> Vec<(&'static str, PathBuf)> {
+    let inputs = vec![
+        ("BOOK", dir.join("m44.ckbook")),
+        ("SPLIT", dir.join("split.csv")),
+        ("PROOF", dir.join("proof.csv")),
+        ("UCI", dir.join("one.data")),
+        ("SHARD", dir.join("t1").join("table1.shard-1-of-1.csv")),
+        ("RING", dir.join("ring").join("annulus.shard-1-of-1.csv")),
+    ];
+    let paths: Vec<(&str, &std::path::Path)> =
+        inputs.iter().map(|(n, p)| (*n, p.as_path())).collect();
+    let t1 = dir.join("t1");
+    let ring = dir.join("ring");
+    let paths = [&paths[..], &[("T1", t1.as_path()), ("R", ring.as_path())]].concat();
+    for made in [
+        "book build --width 4 --height 4 --plies 2 --cover all --out {BOOK}",
+        "quarto split --size 2 --attributes 2 --turns 2 --table-mb 1 --csv {SPLIT}",
+        // Made now, a proof asks nothing more of its CSV when its report cannot be written.
+        "quarto prove --size 2 --attributes 2 --turns 1 --table-mb 1 --csv {PROOF}",
+        "table1 --max-cells 4 --k-max 3 --shard 1/1 --out {T1}",
+        "annulus --max-cells 4 --k-max 3 --shard 1/1 --out {R}",
+    ] {
+        assert_eq!(run(&command(made, &paths)).0, Some(0), "{made}");
+    }
+    let line =
+        "x,x,x,b,b,b,o,o,o,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,b,win";
+    std::fs::write(dir.join("one.data"), format!("{line}\n")).unwrap();
+    inputs
+}
+
+/// Runs `args`, which must fail on `out`: exit status 2 and one line on stderr naming `out`
+/// with the reason once; nothing in `dir` and no device changed.
+fn refused_output(args: &[std::ffi::OsString], out: &std::path::Path, dir: &std::path::Path) {
+    let shown = args
+        .iter()
+        .map(|a| a.to_string_lossy())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let before = snapshot(dir);
+    let (code, stderr) = run(args);
+    assert!(!stderr.contains("panicked"), "{shown}: {stderr}");
+    assert_eq!(code, Some(2), "{shown}: {stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{shown}: one line expected: {stderr}");
+    assert!(lines[0].starts_with("error: "), "{shown}: {stderr}");
+    assert!(
+        lines[0].contains(&out.display().to_string()),
+        "{shown}: the line does not name {}: {stderr}",
+        out.display()
+    );
+    assert!(
+        lines[0].matches("(os error").count() <= 1,
+        "{shown}: the reason twice: {stderr}"
+    );
+    assert!(
+        snapshot(dir) == before,
+        "{shown}: changed files in {}",
+        dir.display()
+    );
+    if out.starts_with("/dev") {
+        assert!(
+            dev_full(),
+            "{shown}: /dev/full is no longer a character device"
+        );
+    }
+}
+
+#[test]
+fn unwritable_outputs_are_reported_naming_the_path_and_nothing_is_replaced() {
+    let dir = scratch("outputs");
+    let inputs = writer_inputs(&dir);
+    let file = dir.join("a-file");
+    std::fs::write(&file, "keep").unwrap();
+    let directory = dir.join("a-directory");
+    std::fs::create_dir_all(&directory).unwrap();
+    if !dev_full() {
+        eprintln!("note: no /dev/full here: its cases are skipped");
+    }
+    let full = dev_full().then(|| PathBuf::from("/dev/full"));
+    let proc = PathBuf::from("/proc/self/status/connectk-out");
+    let files = [
+        full.clone(),
+        Some(file.join("x.csv")),
+        Some(directory),
+        Some(proc.clone()),
+    ];
+    let directories = [full, Some(file.clone()), Some(file.join("sub")), Some(proc)];
+    let cases = FILE_WRITERS
+        .iter()
+        .flat_map(|w| files.iter().flatten().map(move |out| (*w, out)))
+        .chain(
+            DIRECTORY_WRITERS
+                .iter()
+                .flat_map(|w| directories.iter().flatten().map(move |out| (*w, out))),
+        );
+    for (writer, out) in cases {
+        let mut paths: Vec<(&str, &std::path::Path)> =
+            inputs.iter().map(|(n, p)| (*n, p.as_path())).collect();
+        paths.push(("OUT", out.as_path()));
+        refused_output(&command(writer, &paths), out, &dir);
+    }
+    // `book build` with every destination but /dev/full.
+    for out in [
+        file.join("x.ckbook"),
+        dir.join("a-directory"),
+        PathBuf::from("/proc/self/status/b"),
+    ] {
+        let build = "book build --width 4 --height 4 --plies 2 --cover all --out {OUT}";
+        refused_output(&command(build, &[("OUT", out.as_path())]), &out, &dir);
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// `text` with the byte 0xFF (never part of UTF-8) in place of every `~`.
+fn not_utf8(text: &str) -> std::ffi::OsString {
+    use std::os::unix::ffi::OsStringExt;
+    std::ffi::OsString::from_vec(
+        text.bytes()
+            .map(|b| if b == b'~' { 0xFF } else { b })
+            .collect(),
+    )
+}
+
+#[test]
+fn arguments_that_are_not_utf8_are_taken_as_paths_or_refused_without_a_panic() {
+    let dir = scratch("bytes");
+    let dir_path = dir.display().to_string();
+    let at = |name: &str| not_utf8(&format!("{dir_path}/{name}"));
+    // Refused: a value that must be text, an unknown option or subcommand, a missing file.
+    let refused: Vec<Vec<std::ffi::OsString>> = vec![
+        vec!["solve".into(), "--book".into(), not_utf8("a~")],
+        vec!["solve".into(), "--moves".into(), not_utf8("4~")],
+        vec!["show".into(), "--rules".into(), not_utf8("normal~")],
+        vec!["solve".into(), not_utf8("--~")],
+        vec![not_utf8("so~ve")],
+        vec!["book".into(), "info".into(), not_utf8("a~.ckbook")],
+        vec!["merge".into(), at("t~.csv")],
+        vec!["annulus-merge".into(), at("r~.csv")],
+        vec!["quarto".into(), "merge".into(), at("q~.csv")],
+        vec!["uci-dataset".into(), "--data".into(), at("u~.data")],
+    ];
+    for args in &refused {
+        let (code, stderr) = run(args);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    }
+    // Taken: a results folder and an output file whose names are not UTF-8.
+    let folder = at("results~");
+    let table1 = "table1 --max-cells 3 --k-max 2 --out";
+    let mut args: Vec<std::ffi::OsString> = table1.split(' ').map(Into::into).collect();
+    args.push(folder.clone());
+    let (code, stderr) = run(&args);
+    assert_eq!(code, Some(0), "{stderr}");
+    let record = std::fs::read_to_string(PathBuf::from(&folder).join("run.json")).unwrap();
+    assert!(record.contains("results\u{fffd}"), "{record}");
+    let games = at("games~.csv");
+    let arena = "arena --width 4 --height 4 --p1 random --p2 random --games 2 --out";
+    let mut args: Vec<std::ffi::OsString> = arena.split(' ').map(Into::into).collect();
+    args.push(games.clone());
+    let (code, stderr) = run(&args);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(PathBuf::from(&games).is_file());
+    // A size-table shard whose name is not UTF-8: its open.* file cannot be named from it.
+    let sizes = dir.join("s");
+    let made =
+        "sizes -k 3 --min-side 2 --max-sum 4 --time-limit 10 --table-mb 16 --shard 1/1 --out {S}";
+    assert_eq!(run(&command(made, &[("S", &sizes)])).0, Some(0));
+    let renamed = PathBuf::from(not_utf8(&format!("{}/sizes.~.csv", sizes.display())));
+    std::fs::rename(sizes.join("sizes.shard-1-of-1.csv"), &renamed).unwrap();
+    let (code, stderr) = run(&["merge".into(), renamed.into_os_string()]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("not UTF-8"), "{stderr}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A file of results that a subcommand writes and others read back.
+struct Results {
+    /// The command that writes it: `{D}` is its directory.
+    make: &'static str,
+    /// The file's name in `{D}`.
+    file: &'static str,
+    /// Commands that read it back: `{F}` is the file, `{D}` its directory (a rerun resumes
+    /// there), `{O}` a directory for a merge's outputs.
+    readers: &'static [&'static str],
+    /// Edits of line 3: a column, and the value put in it.
+    values: &'static [(&'static str, &'static str)],
+    /// A column to take out of every line.
+    column: &'static str,
+}
+
+/// Every kind of results file with what reads it back, and edits of its own words.
+const RESULTS: &[Results] = &[
+    Results {
+        make: "annulus --max-cells 4 --k-max 3 --out {D}",
+        file: "annulus.csv",
+        readers: &[
+            "annulus-merge {F} --out {O}",
+            "annulus --max-cells 4 --k-max 3 --out {D}",
+        ],
+        values: &[
+            ("outcome", "Banana"),
+            ("rules", "chess"),
+            ("topology", "torus"),
+            ("depth", "deep"),
+            ("flat_table1", "P3"),
+            ("nodes", "many"),
+        ],
+        column: "outcome",
+    },
+    Results {
+        make: "table1 --max-cells 4 --k-max 3 --out {D}",
+        file: "table1.csv",
+        readers: &[
+            "merge {F} --out {O}",
+            "table1 --max-cells 4 --k-max 3 --out {D}",
+        ],
+        values: &[
+            ("solver", "Banana"),
+            ("rules", "chess"),
+            ("paper", "Maybe"),
+            ("agree", "perhaps"),
+            ("k", "-1"),
+        ],
+        column: "solver",
+    },
+    Results {
+        make: "sizes -k 3 --min-side 2 --max-sum 5 --time-limit 10 --table-mb 16 --out {D}",
+        file: "sizes.csv",
+        readers: &[
+            "merge {F} --out {O}",
+            "sizes -k 3 --min-side 2 --max-sum 5 --time-limit 10 --table-mb 16 --out {D}",
+        ],
+        values: &[
+            ("outcome", "Banana"),
+            ("rules", "chess"),
+            ("table1", "P3"),
+            ("published", "P1 x"),
+            ("remoteness", "many"),
+        ],
+        column: "outcome",
+    },
+    Results {
+        make: "quarto split --size 3 --attributes 2 --turns 2 --table-mb 1 --csv {D}/split.csv",
+        file: "split.csv",
+        readers: &[
+            "quarto merge --size 3 --attributes 2 --turns 2 {F}",
+            "quarto split --size 3 --attributes 2 --turns 2 --table-mb 1 --csv {F}",
+        ],
+        values: &[
+            ("outcome", "Banana"),
+            ("remoteness", "many"),
+            ("nodes", "-1"),
+        ],
+        column: "outcome",
+    },
+    Results {
+        make: "quarto sweep --only 2x2 --table-mb 1 --out {D}",
+        file: "variations.csv",
+        readers: &["quarto sweep --only 2x2 --table-mb 1 --out {D}"],
+        values: &[
+            ("outcome", "Banana"),
+            ("rules", "chess"),
+            ("squares", "maybe"),
+        ],
+        column: "outcome",
+    },
+    Results {
+        make: "book build --width 4 --height 4 --plies 2 --cover all --out {D}/b.ckbook",
+        file: "b.rows.csv",
+        readers: &[
+            "book merge --width 4 --height 4 --out {O}/m.ckbook {F}",
+            "book build --width 4 --height 4 --plies 2 --cover all --out {D}/b.ckbook",
+        ],
+        values: &[("outcome", "Banana"), ("plies", "many")],
+        column: "outcome",
+    },
+];
+
+/// `text`, a CSV file, with `edit` applied to each record, given its index (the header is
+/// record 0) and the header.
+fn edit_records(text: &str, edit: impl Fn(usize, &mut Vec<String>, &[String])) -> String {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes());
+    let records: Vec<Vec<String>> = reader
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect();
+    let header = records[0].clone();
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    for (i, mut record) in records.into_iter().enumerate() {
+        edit(i, &mut record, &header);
+        writer.write_record(&record).unwrap();
+    }
+    String::from_utf8(writer.into_inner().unwrap()).unwrap()
+}
+
+/// The edits of one results file: the edited text, and what the refusal must say after the
+/// file's path.
+fn edits(results: &Results, text: &str) -> Vec<(String, String)> {
+    let mut edits = Vec::new();
+    for &(column, value) in results.values {
+        let edited = edit_records(text, |i, record, header| {
+            if let Some(at) = header.iter().position(|c| c == column).filter(|_| i == 2) {
+                record[at] = value.to_string();
+            }
+        });
+        edits.push((edited, format!(" line 3: field {column}: \"{value}\"")));
+    }
+    let dropped = edit_records(text, |_, record, header| {
+        if let Some(at) = header.iter().position(|c| c == results.column) {
+            record.remove(at);
+        }
+    });
+    edits.push((
+        dropped,
+        format!(" line 2: missing field `{}`", results.column),
+    ));
+    let lines: Vec<&str> = text.lines().collect();
+    let torn = lines[2].len() / 2;
+    let cut = format!(
+        "{}\n{}\n{}\n",
+        lines[..2].join("\n"),
+        &lines[2][..torn],
+        lines[3..].join("\n")
+    );
+    edits.push((cut, " line 3: ".to_string()));
+    edits
+}
+
+#[test]
+fn edited_result_files_are_refused_naming_file_line_and_field() {
+    for (index, results) in RESULTS.iter().enumerate() {
+        let dir = scratch(&format!("edited-{index}"));
+        let out = dir.join("out");
+        let paths = [("D", dir.as_path()), ("O", out.as_path())];
+        let made = command(results.make, &paths);
+        let made: Vec<std::ffi::OsString> = made
+            .iter()
+            .map(|w| {
+                w.to_string_lossy()
+                    .replace("{D}", &dir.display().to_string())
+                    .replace('_', " ")
+                    .into()
+            })
+            .collect();
+        assert_eq!(run(&made).0, Some(0), "{}", results.make);
+        let file = dir.join(results.file);
+        let original = std::fs::read_to_string(&file).unwrap();
+        assert!(
+            original.lines().count() >= 4,
+            "{}: {original}",
+            results.file
+        );
+        for (edited, expected) in edits(results, &original) {
+            for reader in results.readers {
+                std::fs::write(&file, &edited).unwrap();
+                let mut paths = paths.to_vec();
+                paths.push(("F", file.as_path()));
+                let args: Vec<std::ffi::OsString> = command(reader, &paths)
+                    .iter()
+                    .map(|w| {
+                        w.to_string_lossy()
+                            .replace("{D}", &dir.display().to_string())
+                            .replace('_', " ")
+                            .into()
+                    })
+                    .collect();
+                let (code, stderr) = run(&args);
+                assert!(!stderr.contains("panicked"), "{reader}: {stderr}");
+                assert_eq!(code, Some(2), "{reader} on {expected}: {stderr}");
+                let wanted = format!("{}{expected}", file.display());
+                assert!(
+                    stderr.contains(&wanted),
+                    "{reader}: {wanted:?} not in {stderr}"
+                );
+                assert_eq!(stderr.lines().count(), 1, "{reader}: {stderr}");
+            }
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+/// Numbers in range for their type but not for their board: a book row's remoteness past the
+/// empty cells (once a panic in the book's byte conversion) and a Quarto opening's past the
+/// turns left.
+#[test]
+fn remoteness_that_does_not_fit_the_board_is_refused() {
+    let dir = scratch("remoteness");
+    let out = dir.join("merged.ckbook");
+    let paths = [("D", dir.as_path()), ("O", out.as_path())];
+    let build = "book build --width 4 --height 4 --plies 2 --cover all --out {D}/b.ckbook";
+    let split = "quarto split --size 3 --attributes 2 --turns 2 --table-mb 1 --csv {D}/split.csv";
+    for made in [build, split] {
+        assert_eq!(run(&command(made, &paths)).0, Some(0), "{made}");
+    }
+    let cases = [
+        (
+            "b.rows.csv",
+            "300",
+            "book merge --width 4 --height 4 --out {O} {D}/b.rows.csv",
+            "remoteness 300",
+        ),
+        (
+            "b.rows.csv",
+            "0",
+            "book merge --width 4 --height 4 --out {O} {D}/b.rows.csv",
+            "remoteness 0",
+        ),
+        (
+            "split.csv",
+            "99",
+            "quarto merge --size 3 --attributes 2 --turns 2 {D}/split.csv",
+            "line 3: field remoteness: 99",
+        ),
+    ];
+    for (file, value, reader, expected) in cases {
+        let path = dir.join(file);
+        let original = std::fs::read_to_string(&path).unwrap();
+        let edited = edit_records(&original, |i, record, header| {
+            if let Some(at) = header
+                .iter()
+                .position(|c| c == "remoteness")
+                .filter(|_| i == 2)
+            {
+                record[at] = value.to_string();
+            }
+        });
+        std::fs::write(&path, edited).unwrap();
+        let (code, stderr) = run(&command(reader, &paths));
+        assert!(!stderr.contains("panicked"), "{reader}: {stderr}");
+        assert_eq!(code, Some(2), "{reader}: {stderr}");
+        assert!(stderr.contains(expected), "{reader}: {stderr}");
+        assert!(!out.exists(), "{reader}: a book was written");
+        std::fs::write(&path, original).unwrap();
+    }
+    std::fs::remove_dir_all(dir).unwrap();
 }

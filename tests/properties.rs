@@ -300,7 +300,7 @@ fn a_full_column_is_refused_at_the_right_move() {
         err,
         NotationError::Illegal {
             at: 7,
-            source: MoveError::ColumnFull { column: 4 }
+            error: MoveError::ColumnFull { column: 4 }
         }
     );
     assert_names_move(&err, 7);
@@ -322,7 +322,7 @@ fn a_column_that_does_not_exist_is_refused_at_the_right_move() {
         err,
         NotationError::Illegal {
             at: 3,
-            source: MoveError::NoSuchColumn {
+            error: MoveError::NoSuchColumn {
                 column: 8,
                 width: 7
             }
@@ -336,7 +336,7 @@ fn a_column_that_does_not_exist_is_refused_at_the_right_move() {
         err,
         NotationError::Illegal {
             at: 2,
-            source: MoveError::NoSuchColumn {
+            error: MoveError::NoSuchColumn {
                 column: 0,
                 width: 7
             }
@@ -350,7 +350,7 @@ fn a_column_that_does_not_exist_is_refused_at_the_right_move() {
         err,
         NotationError::Illegal {
             at: 3,
-            source: MoveError::NoSuchColumn {
+            error: MoveError::NoSuchColumn {
                 column: 13,
                 width: 12
             }
@@ -376,7 +376,7 @@ fn a_move_after_the_game_is_over_is_refused_at_the_right_move() {
     let err = standard("12121213").unwrap_err();
     let NotationError::Illegal {
         at: 8,
-        source: MoveError::GameOver(ref why),
+        error: MoveError::GameOver(ref why),
     } = err
     else {
         panic!("expected a game-over error at move 8, got {err:?}");
@@ -395,7 +395,7 @@ fn a_move_after_the_game_is_over_is_refused_at_the_right_move() {
         err,
         NotationError::Illegal {
             at: 8,
-            source: MoveError::GameOver(_)
+            error: MoveError::GameOver(_)
         }
     ));
     assert!(err.to_string().contains("P2 wins"), "{err}");
@@ -407,7 +407,7 @@ fn a_move_after_the_game_is_over_is_refused_at_the_right_move() {
         err,
         NotationError::Illegal {
             at: 5,
-            source: MoveError::GameOver(_)
+            error: MoveError::GameOver(_)
         }
     ));
     assert_names_move(&err, 5);

@@ -126,8 +126,7 @@ pub enum MatchError {
         seed: u64,
         /// The moves played so far.
         moves: String,
-        /// The player's error.
-        #[source]
+        /// The player's error (part of the message, so not given as its source too).
         cause: StrategyError,
     },
 }

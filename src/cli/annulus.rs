@@ -112,7 +112,7 @@ fn solve(args: &Args) -> anyhow::Result<ExitCode> {
     };
     let unsolved = annulus::run(&boards, &store, effort, |board, row| {
         let verdict = row.map_or("given up".to_string(), |r| {
-            format!("{} ({})", r.outcome, r.depth)
+            format!("{} ({})", r.outcome, r.depth.name())
         });
         bar.set_message(format!(
             "{} k={} {}x{}: {verdict}",

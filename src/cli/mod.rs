@@ -112,17 +112,26 @@ enum Command {
     Quarto(quarto::Args),
 }
 
-/// Runs the command line and turns every error into one line on stderr and exit status 2.
+/// Runs the command line and turns every error into one line on stderr, with its causes
+/// (`cannot listen on 127.0.0.1:80: Permission denied`), and exit status 2.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    set_command(std::env::args().skip(1).collect());
+    // Arguments need not be UTF-8 (a file name with byte 0xFF): clap reads them as they are,
+    // and the record of the command, text, replaces what is not UTF-8.
+    set_command(
+        std::env::args_os()
+            .skip(1)
+            .map(|word| word.to_string_lossy().into_owned())
+            .collect(),
+    );
     match run(cli.command) {
         Ok(code) => code,
         // The reader of the output went away (`| head`): nobody is left to tell, and what
         // was asked for has been read as far as it was wanted.
         Err(error) if closed_output(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            errln!("error: {error}");
+            // Every error of this crate says its cause once: in its message or as its source.
+            errln!("error: {error:#}");
             ExitCode::from(BAD_INPUT)
         }
     }

@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::Args;
 
 use connectk::arena::{PERFECT_TABLE, PerfectSettings};
-use connectk::{Book, Mib, Rules};
+use connectk::{Book, BookError, Mib, Rules};
 
 /// The environment variable naming the directory of default books.
 const BOOKS_DIR_VAR: &str = "CONNECTK_BOOKS";
@@ -21,9 +21,9 @@ const BOOKED_CELLS: u32 = 30;
 /// `--book`, `--no-book`.
 #[derive(Args, Debug, Clone)]
 pub struct BookArgs {
-    /// Opening book to consult (default: RULES-kK-WxH.ckbook in the directory named by
-    /// $CONNECTK_BOOKS, else in ./books, when that file exists, e.g.
-    /// books/normal-k4-7x6.ckbook).
+    /// Opening book to consult (default: RULES-kK-WxH.ckbook, or RULES-kK-WxH-cylinder.ckbook
+    /// on a cylinder, in the directory named by $CONNECTK_BOOKS, else in ./books, when that
+    /// file exists and is a book of the same rules, e.g. books/normal-k4-7x6.ckbook).
     #[arg(long, value_name = "FILE")]
     book: Option<PathBuf>,
     /// Consult no opening book, not even the default one.
@@ -32,27 +32,31 @@ pub struct BookArgs {
 }
 
 impl BookArgs {
-    /// The book to consult for `rules`: the one named, or the default one when it exists.
+    /// The book to consult for `rules`: the one named, or else the default one when it exists
+    /// and is of the same rules (k, board, variant and topology).
     ///
     /// # Errors
-    /// When the book named (or the default one, when it exists) cannot be read, is damaged,
-    /// or is of other rules.
+    /// When the book named is of other rules, or it (or the default one, when it exists)
+    /// cannot be read or is damaged.
     pub fn load(&self, rules: Rules) -> anyhow::Result<Option<Arc<Book>>> {
         if self.no_book {
             return Ok(None);
         }
-        let path = match &self.book {
-            Some(path) => path.clone(),
-            None => {
-                let path = default_path(rules);
-                if !path.exists() {
-                    return Ok(None);
-                }
-                path
-            }
-        };
         // The book's errors name the file and say what is wrong with it.
-        Ok(Some(Arc::new(Book::read_for(&path, rules)?)))
+        if let Some(path) = &self.book {
+            return Ok(Some(Arc::new(Book::read_for(path, rules)?)));
+        }
+        let path = default_path(rules);
+        if !path.exists() {
+            return Ok(None);
+        }
+        match Book::read_for(&path, rules) {
+            Ok(book) => Ok(Some(Arc::new(book))),
+            // The user asked for no book in particular, so one that does not fit (a file put
+            // under another book's name) is none: these rules are searched without a book.
+            Err(BookError::OtherRules { .. }) => Ok(None),
+            Err(error) => Err(error.into()),
+        }
     }
 }
 

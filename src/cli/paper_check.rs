@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use connectk::experiment::export::check_writable;
 use connectk::experiment::paper_checks;
 
 /// Check every claim of the paper listed in a claims file, on every board of its range:
@@ -30,6 +31,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map_err(|e| anyhow::anyhow!("cannot read claims file {}: {e}", args.claims.display()))?;
     let cases = paper_checks::parse_claims(&text)
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.claims.display()))?;
+    // Refused before the checks rather than after them.
+    check_writable(&args.out)?;
     let start = std::time::Instant::now();
     let boards: usize = cases.iter().map(|c| c.boards().len()).sum();
     let bar = super::progress::bar(boards as u64, "checks")?;

@@ -158,12 +158,30 @@ pub fn merge(files: &[PathBuf], dir: &Path) -> anyhow::Result<()> {
                 rows.push(row);
             }
         }
-        let name = file
-            .file_name()
-            .map(|n| n.to_string_lossy().replacen("sizes.", "open.", 1));
-        if let Some(name) = name {
-            open.extend(read_rows::<Attempt>(&file.with_file_name(name))?);
+        if let Some(attempts) = open_beside(file)?.filter(|p| p.exists()) {
+            open.extend(read_rows::<Attempt>(&attempts)?);
         }
     }
     publish(dir, rows, open)
+}
+
+/// The file of open attempts that `sizes --shard` writes beside the shard `file`
+/// (`open.shard-I-of-N.csv` beside `sizes.shard-I-of-N.csv`); `None` for a file named
+/// otherwise.
+///
+/// # Errors
+/// When the file's name is not UTF-8, so that the name of its attempts cannot be made from it.
+fn open_beside(file: &Path) -> anyhow::Result<Option<PathBuf>> {
+    let Some(name) = file.file_name() else {
+        return Ok(None);
+    };
+    let Some(name) = name.to_str() else {
+        anyhow::bail!(
+            "{}: the file name is not UTF-8: rename the shard and its open.* file as `sizes --shard` wrote them",
+            file.display()
+        );
+    };
+    Ok(name
+        .strip_prefix("sizes.")
+        .map(|rest| file.with_file_name(format!("open.{rest}"))))
 }

@@ -56,15 +56,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|f| f.not_applicable.is_none())
         .count() as u64;
+    // A games file started now, or a probe, shows that the directory can be written before
+    // hours of games are played.
+    check_writable(&args.out_dir)?;
     errln!(
         "{rules}: {} pairings ({} n/a), {} games each",
         fixtures.len(),
         fixtures.len() as u64 - playable,
         args.games
     );
-    // A games file started now, or a probe, shows that the directory can be written before
-    // hours of games are played.
-    check_writable(&args.out_dir)?;
     let mut games = args
         .games_csv
         .then(|| RowWriter::create(&args.out_dir.join("games.csv")))

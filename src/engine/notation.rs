@@ -18,12 +18,12 @@ pub enum NotationError {
         found: String,
     },
     /// The move was parsed but cannot be played.
-    #[error("move {at}: {source}")]
+    #[error("move {at}: {error}")]
     Illegal {
         /// 1-based index of the move.
         at: usize,
-        /// Why the move is illegal.
-        source: MoveError,
+        /// Why the move is illegal (part of the message, so not given as its source too).
+        error: MoveError,
     },
 }
 
@@ -103,13 +103,13 @@ pub fn play_all(start: Position, moves: &str) -> Result<(Position, Vec<Column>),
         let at = i + 1;
         let column = Column::from_number(number).ok_or(NotationError::Illegal {
             at,
-            source: MoveError::NoSuchColumn {
+            error: MoveError::NoSuchColumn {
                 column: 0,
                 width: pos.rules().width(),
             },
         })?;
         pos.play(column)
-            .map_err(|source| NotationError::Illegal { at, source })?;
+            .map_err(|error| NotationError::Illegal { at, error })?;
         columns.push(column);
     }
     Ok((pos, columns))

@@ -115,9 +115,9 @@ pub struct SetResult {
 /// # Errors
 /// [`BenchError`] when the directory cannot be read or holds no matching set.
 pub fn sets(dir: &Path, filter: Option<&str>) -> Result<Vec<PathBuf>, BenchError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| ExportError::Io {
+    let entries = std::fs::read_dir(dir).map_err(|error| ExportError::Io {
         path: dir.display().to_string(),
-        source,
+        error,
     })?;
     let mut files: Vec<PathBuf> = entries
         .filter_map(|entry| entry.ok().map(|e| e.path()))

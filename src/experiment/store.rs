@@ -9,8 +9,8 @@ use std::sync::Mutex;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::export::csv::{csv_error, read_rows, write_all};
-use super::export::{ExportError, create_parent, io_error};
+use super::export::csv::{io_of, read_rows, write_all};
+use super::export::{Destination, ExportError, destination, write_error};
 
 /// One row of a store, identified by a key (a rerun skips the keys already stored).
 pub trait Record: Serialize + DeserializeOwned {
@@ -98,8 +98,8 @@ fn drop_torn_line(path: &Path) -> Result<Option<String>, ExportError> {
     let file = OpenOptions::new()
         .write(true)
         .open(path)
-        .map_err(io_error(path))?;
-    file.set_len(keep as u64).map_err(io_error(path))?;
+        .map_err(write_error(path))?;
+    file.set_len(keep as u64).map_err(write_error(path))?;
     Ok(Some(torn))
 }
 
@@ -107,11 +107,20 @@ impl<R: Record> Store<R> {
     /// Opens (or creates) the CSV at `path`, remembering which keys it already holds.
     ///
     /// # Errors
-    /// [`ExportError`] when the file cannot be read, parsed or opened for appending.
+    /// [`ExportError`] when the file is a directory, a device or a FIFO (a store is read back
+    /// by a rerun), or cannot be read, parsed or opened for appending.
     pub fn open(path: &Path) -> Result<Store<R>, ExportError> {
-        create_parent(path)?;
+        if let Destination::InPlace = destination(path)? {
+            return Err(ExportError::NotRegular {
+                path: path.display().to_string(),
+            });
+        }
         let dropped = drop_torn_line(path)?;
-        let existing: Vec<R> = read_rows(path)?;
+        let existing: Vec<R> = if path.exists() {
+            read_rows(path)?
+        } else {
+            Vec::new()
+        };
         let fresh = existing.is_empty();
         // A file without rows is started afresh (even if a header or nothing was left behind),
         // and the writer then puts the header before the first row.
@@ -120,7 +129,7 @@ impl<R: Record> Store<R> {
         } else {
             OpenOptions::new().append(true).open(path)
         }
-        .map_err(io_error(path))?;
+        .map_err(write_error(path))?;
         let writer = csv::WriterBuilder::new()
             .has_headers(fresh)
             .from_writer(file);
@@ -184,14 +193,17 @@ impl<R: Record> Store<R> {
         self.done.is_empty()
     }
 
-    /// Appends one row and flushes it to disk.
+    /// Appends one row and flushes it to the file, so that an interrupted run keeps it.
     ///
     /// # Errors
-    /// [`ExportError`] when the row cannot be written.
+    /// [`ExportError::Write`] naming the file when the row cannot be written.
     pub fn append(&self, row: &R) -> Result<(), ExportError> {
         let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
-        writer.serialize(row).map_err(csv_error(&self.path))?;
-        writer.flush().map_err(io_error(&self.path))
+        writer
+            .serialize(row)
+            .map_err(io_of)
+            .and_then(|()| writer.flush())
+            .map_err(write_error(&self.path))
     }
 
     /// Every row now in the file.

@@ -11,8 +11,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::experiment::export::ExportError;
-use crate::experiment::export::csv::read_rows;
+use crate::experiment::export::csv::{LineProblem, read_numbered_rows};
+use crate::experiment::export::{ExportError, labels};
 use crate::experiment::store::{Record, Store};
 use crate::{Depth, GameResult, Player, Value};
 
@@ -151,8 +151,9 @@ pub struct OpeningRow {
     pub key: String,
     /// A record that reaches it.
     pub record: String,
-    /// `P1`, `P2` or `Draw`; `unfinished` when the node limit stopped the search.
-    pub outcome: String,
+    /// `P1`, `P2` or `Draw`; `unfinished` (`None`) when the node limit stopped the search.
+    #[serde(with = "labels::outcome_or_unfinished")]
+    pub outcome: Option<GameResult>,
     /// Remoteness from the opening (empty after a weak solve or when unfinished).
     pub remoteness: Option<u32>,
     /// Positions searched.
@@ -172,7 +173,7 @@ impl Record for OpeningRow {
 impl OpeningRow {
     /// The value the row records, if the solve finished.
     pub fn value(&self) -> Option<Value> {
-        GameResult::from_label(&self.outcome).map(|result| Value {
+        self.outcome.map(|result| Value {
             result,
             remoteness: self.remoteness,
         })
@@ -259,19 +260,19 @@ pub struct SplitRun {
     pub unfinished: usize,
 }
 
-/// Solves the openings of `plan`'s shard that the CSV at `path` does not answer yet,
-/// appending a row as each finishes (or hits the node limit), and calls `on_row` with it.
+/// Solves the openings of `plan`'s shard that `store` (opened by the caller, so that a CSV
+/// that cannot be used is refused before anything else) does not answer yet, appending a row
+/// as each finishes (or hits the node limit), and calls `on_row` with it.
 ///
 /// # Errors
 /// [`ExportError`] when the CSV cannot be read or written.
 pub fn run(
     rules: Rules,
     plan: &SplitPlan,
-    path: &Path,
+    store: &Store<OpeningRow>,
     on_row: &(dyn Fn(&OpeningRow) + Sync),
 ) -> Result<SplitRun, ExportError> {
     let all = plan.selection.list(rules);
-    let store = Store::<OpeningRow>::open(path)?;
     let answered: HashMap<String, ()> = store
         .rows()?
         .into_iter()
@@ -300,12 +301,8 @@ pub fn run(
                     let start = std::time::Instant::now();
                     let solved = solver.solve(&opening.position, plan.depth);
                     let (outcome, remoteness, nodes) = match solved {
-                        Ok(s) => (
-                            s.value.result.label().to_string(),
-                            s.value.remoteness,
-                            s.nodes,
-                        ),
-                        Err(e) => ("unfinished".to_string(), None, e.limit),
+                        Ok(s) => (Some(s.value.result), s.value.remoteness, s.nodes),
+                        Err(e) => (None, None, e.limit),
                     };
                     let row = OpeningRow {
                         index: opening.index,
@@ -373,7 +370,7 @@ pub fn merge(rules: Rules, selection: Selection, paths: &[&Path]) -> Result<Merg
     let turns = selection.turns;
     let mut rows: HashMap<String, OpeningRow> = HashMap::new();
     for path in paths {
-        for row in read_rows::<OpeningRow>(path)? {
+        for row in read_openings(rules, turns, path)? {
             // A finished row wins over an unfinished one; an exact one over a weak one.
             let better = |old: &OpeningRow| {
                 (row.value().is_some(), row.remoteness.is_some())
@@ -385,32 +382,28 @@ pub fn merge(rules: Rules, selection: Selection, paths: &[&Path]) -> Result<Merg
         }
     }
     let list = selection.list(rules);
-    let found: Vec<&OpeningRow> = list
+    // The finished rows of the openings, with their values.
+    let found: Vec<(&OpeningRow, Value)> = list
         .iter()
-        .filter_map(|o| rows.get(&o.key).filter(|r| r.value().is_some()))
+        .filter_map(|o| rows.get(&o.key))
+        .filter_map(|r| Some((r, r.value()?)))
         .collect();
     let mut counts = [0; 3];
-    for row in &found {
-        counts[match row.value().map(|v| v.result) {
-            Some(GameResult::Win(Player::P1)) => 0,
-            Some(GameResult::Draw) => 1,
-            _ => 2,
+    for (_, value) in &found {
+        counts[match value.result {
+            GameResult::Win(Player::P1) => 0,
+            GameResult::Draw => 1,
+            GameResult::Win(Player::P2) => 2,
         }] += 1;
     }
     let exact = found
         .iter()
-        .all(|r| r.remoteness.is_some() || r.outcome == "Draw");
+        .all(|(_, v)| v.remoteness.is_some() || v.result == GameResult::Draw);
     let root = (found.len() == list.len() && selection.sample.is_none()).then(|| {
         let canon = Canonizer::new(&rules);
         let scores: HashMap<String, i32> = found
             .iter()
-            .map(|r| {
-                let plies = turns;
-                (
-                    r.key.clone(),
-                    p1_score(&rules, r.value().expect("finished"), plies, exact),
-                )
-            })
+            .map(|&(r, value)| (r.key.clone(), p1_score(&rules, value, turns, exact)))
             .collect();
         let mut walk = Walk {
             rules: &rules,
@@ -438,9 +431,35 @@ pub fn merge(rules: Rules, selection: Selection, paths: &[&Path]) -> Result<Merg
         solved: found.len(),
         counts,
         root,
-        nodes: found.iter().map(|r| r.nodes).sum(),
-        seconds: found.iter().map(|r| r.seconds).sum(),
+        nodes: found.iter().map(|(r, _)| r.nodes).sum(),
+        seconds: found.iter().map(|(r, _)| r.seconds).sum(),
     })
+}
+
+/// The rows of a CSV of a split solve of `rules` after `turns` turns, each remoteness checked
+/// against the turns left (the score of the empty board is computed from them).
+///
+/// # Errors
+/// [`ExportError`] naming the file, the line and the field of the first row that is wrong.
+fn read_openings(rules: Rules, turns: u32, path: &Path) -> Result<Vec<OpeningRow>, ExportError> {
+    let left = rules.last_ply().saturating_sub(turns);
+    let mut rows = Vec::new();
+    for (line, row) in read_numbered_rows::<OpeningRow>(path)? {
+        if let Some(plies) = row.remoteness.filter(|&r| r > left) {
+            return Err(ExportError::Unreadable {
+                path: path.display().to_string(),
+                line,
+                problem: LineProblem {
+                    field: Some("remoteness".to_string()),
+                    message: format!(
+                        "{plies}: at most {left} turns are left after {turns} of {rules}"
+                    ),
+                },
+            });
+        }
+        rows.push(row);
+    }
+    Ok(rows)
 }
 
 /// A value at a position after `plies` turns as a score for P1 (positive when P1 wins,

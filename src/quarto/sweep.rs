@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::experiment::export::ExportError;
+use crate::experiment::export::{ExportError, labels};
 use crate::experiment::store::{Record, Store};
 use crate::{Depth, GameResult, Variant};
 
@@ -57,7 +57,7 @@ pub struct VariationRow {
     /// The rules in words (the row's key).
     pub variation: String,
     /// `normal` or `misere`.
-    pub rules: String,
+    pub rules: Variant,
     /// Board side.
     pub size: u32,
     /// Attributes per piece.
@@ -66,8 +66,9 @@ pub struct VariationRow {
     pub criteria: String,
     /// Whether 2x2 squares count.
     pub squares: bool,
-    /// `P1`, `P2` or `Draw`; `unfinished` when the node limit stopped the search.
-    pub outcome: String,
+    /// `P1`, `P2` or `Draw`; `unfinished` (`None`) when the node limit stopped the search.
+    #[serde(with = "labels::outcome_or_unfinished")]
+    pub outcome: Option<GameResult>,
     /// Game length with perfect play, in turns from the empty board (the opening handover
     /// is the first); empty when unfinished.
     pub length: Option<u32>,
@@ -87,7 +88,7 @@ impl Record for VariationRow {
 
 impl VariationRow {
     fn finished(&self) -> bool {
-        GameResult::from_label(&self.outcome).is_some()
+        self.outcome.is_some()
     }
 }
 
@@ -118,12 +119,8 @@ pub fn run(
         let mut solver = Solver::new(rules, table_bytes).with_node_limit(node_limit);
         let start = std::time::Instant::now();
         let (outcome, length, nodes) = match solver.solve(&Position::new(rules), Depth::Strong) {
-            Ok(s) => (
-                s.value.result.label().to_string(),
-                s.value.remoteness,
-                s.nodes,
-            ),
-            Err(e) => ("unfinished".to_string(), None, e.limit),
+            Ok(s) => (Some(s.value.result), s.value.remoteness, s.nodes),
+            Err(e) => (None, None, e.limit),
         };
         let criteria = if rules.all_count() {
             "all".to_string()
@@ -136,7 +133,7 @@ pub fn run(
         };
         let row = VariationRow {
             variation,
-            rules: rules.variant().to_string(),
+            rules: rules.variant(),
             size: rules.size(),
             attributes: rules.attributes(),
             criteria,
@@ -167,9 +164,9 @@ pub fn markdown(rows: &[VariationRow]) -> String {
     let cell = |row: Option<&&VariationRow>| match row {
         None => ("-".to_string(), String::new(), String::new()),
         Some(r) => {
-            let value = match (r.outcome.as_str(), r.length) {
-                ("Draw", Some(l)) => format!("draw ({l})"),
-                (winner, Some(l)) if r.finished() => format!("{winner} wins in {l}"),
+            let value = match (r.outcome, r.length) {
+                (Some(GameResult::Draw), Some(l)) => format!("draw ({l})"),
+                (Some(winner), Some(l)) => format!("{winner} wins in {l}"),
                 _ => format!("unfinished (> {} nodes)", r.nodes),
             };
             (value, r.nodes.to_string(), format!("{:.2} s", r.seconds))
@@ -182,7 +179,7 @@ pub fn markdown(rows: &[VariationRow]) -> String {
     let mut keys: Vec<&VariationRow> = best
         .values()
         .copied()
-        .filter(|r| r.rules == "normal")
+        .filter(|r| r.rules == Variant::Normal)
         .collect();
     keys.sort_by_key(|r| {
         (

@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic: the bytes `CKBOOK`, then two zero bytes |
 //! | 8 | 2 | format version: 1 |
-//! | 10 | 1 | variant: 0 normal, 1 misère |
+//! | 10 | 1 | variant: 0 normal, 1 misère; plus 2 on a cylinder |
 //! | 11 | 1 | k |
 //! | 12 | 1 | width |
 //! | 13 | 1 | height |
@@ -28,14 +28,15 @@
 //! remoteness byte holds the plies to the end under perfect play (the winner hurries, the loser
 //! delays; for a draw, the empty cells), and otherwise it is 0 (a reader still gives a draw its
 //! remoteness, the empty cells, since a drawn game fills the board). Keys are strictly
-//! increasing, so a lookup is a binary search.
+//! increasing, so a lookup is a binary search. (The cylinder flag came after the first books:
+//! a flat book's bytes are the same with it or without it.)
 
 use std::path::{Path, PathBuf};
 
 use crate::engine::bits::Bits;
 use crate::engine::outcome::GameResult;
 use crate::engine::position::Position;
-use crate::engine::rules::{Rules, Variant};
+use crate::engine::rules::{Rules, Topology, Variant};
 
 use super::score::{Score, Value, win_at};
 
@@ -54,17 +55,19 @@ const HEADER_BYTES: usize = 40;
 /// The value byte's flag for an entry with exact remoteness.
 const STRONG: u8 = 4;
 
+/// The variant byte's flag for a book of a cylinder.
+const CYLINDER: u8 = 2;
+
 /// Why a book file was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
-    /// The file could not be read or written.
-    #[error("cannot access book {path}: {source}")]
+    /// The file could not be read.
+    #[error("cannot access book {path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
-        /// What the system said.
-        #[source]
-        source: std::io::Error,
+        /// What the system said (part of the message, so not given as its source too).
+        error: std::io::Error,
     },
     /// The file does not start with the book magic.
     #[error("{path} is not a connectk book: it does not start with the bytes CKBOOK")]
@@ -366,10 +369,14 @@ impl Book {
     }
 
     /// The file name of the book of `rules` in a directory of books, such as
-    /// `normal-k4-7x6.ckbook`.
+    /// `normal-k4-7x6.ckbook`, or `normal-k4-7x6-cylinder.ckbook` on a cylinder.
     pub fn file_name(rules: Rules) -> String {
+        let topology = match rules.topology() {
+            Topology::Flat => String::new(),
+            topology => format!("-{topology}"),
+        };
         format!(
-            "{}-k{}-{}x{}.{EXTENSION}",
+            "{}-k{}-{}x{}{topology}.{EXTENSION}",
             rules.variant(),
             rules.k(),
             rules.width(),
@@ -477,10 +484,18 @@ impl Book {
         let mut bytes = Vec::with_capacity(HEADER_BYTES + entries.len());
         bytes.extend_from_slice(&MAGIC);
         bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        bytes.push(match self.rules.variant() {
+        let variant = match self.rules.variant() {
             Variant::Normal => 0,
             Variant::Misere => 1,
-        });
+        };
+        bytes.push(
+            variant
+                | if self.rules.is_cylinder() {
+                    CYLINDER
+                } else {
+                    0
+                },
+        );
         for field in [
             self.rules.k(),
             self.rules.width(),
@@ -497,33 +512,15 @@ impl Book {
         bytes
     }
 
-    /// Writes the book to `path` (through a temporary file beside it, so that an interrupted
-    /// write never leaves half a book under the name).
-    ///
-    /// # Errors
-    /// [`BookError::Io`] when the file cannot be written.
-    pub fn write(&self, path: &Path) -> Result<(), BookError> {
-        let io = |source| BookError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
-        let partial = path.with_extension("partial");
-        std::fs::write(&partial, self.to_bytes()).map_err(io)?;
-        std::fs::rename(&partial, path).map_err(io)
-    }
-
     /// Reads a book file.
     ///
     /// # Errors
     /// [`BookError`] when the file cannot be read, or is not a book of this format version, or
     /// is truncated or corrupted.
     pub fn read(path: &Path) -> Result<Book, BookError> {
-        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
+        let bytes = std::fs::read(path).map_err(|error| BookError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         Book::from_bytes(&bytes, path)
     }
@@ -572,14 +569,21 @@ impl Book {
                 found: version,
             });
         }
-        let variant = match bytes[10] {
-            0 => Variant::Normal,
-            1 => Variant::Misere,
-            other => return Err(corrupt(format!("variant byte {other} (0 or 1 allowed)"))),
+        let (variant, topology) = match bytes[10] {
+            0 => (Variant::Normal, Topology::Flat),
+            1 => (Variant::Misere, Topology::Flat),
+            2 => (Variant::Normal, Topology::Cylinder),
+            3 => (Variant::Misere, Topology::Cylinder),
+            other => {
+                return Err(corrupt(format!(
+                    "variant byte {other} (0 normal or 1 misère, plus 2 on a cylinder)"
+                )));
+            }
         };
         let [k, width, height, plies, key_bytes] = [11, 12, 13, 14, 15].map(|at| bytes[at]);
         let rules = Rules::new(k.into(), width.into(), height.into(), variant)
-            .map_err(|e| corrupt(format!("its header's rules: {e}")))?;
+            .map_err(|e| corrupt(format!("its header's rules: {e}")))?
+            .with_topology(topology);
         let key_bytes = usize::from(key_bytes);
         if key_bytes != Self::key_bytes(rules) {
             return Err(corrupt(format!(
@@ -715,6 +719,25 @@ mod tests {
     }
 
     #[test]
+    fn a_cylinder_book_reads_back_as_one_and_has_a_name_of_its_own() {
+        let (rules, book, _) = sample();
+        let ring = rules.with_topology(Topology::Cylinder);
+        let (pos, _) = notation::parse(ring, "12").unwrap();
+        let value = Value {
+            result: GameResult::Draw,
+            remoteness: None,
+        };
+        let cylinder = Book::from_values(ring, [(pos, value)]);
+        let bytes = cylinder.to_bytes();
+        assert_eq!(bytes[10], 1 | CYLINDER);
+        assert_eq!(Book::from_bytes(&bytes, "c").unwrap().rules(), ring);
+        // A flat book is written as before the flag.
+        assert_eq!(book.to_bytes()[10], 1);
+        assert_eq!(Book::file_name(rules), "misere-k4-5x4.ckbook");
+        assert_eq!(Book::file_name(ring), "misere-k4-5x4-cylinder.ckbook");
+    }
+
+    #[test]
     fn strong_entries_give_the_exact_score_and_weak_ones_its_sign() {
         // Misère 5x4 (20 cells), P1 to move at ply 0 loses at ply 17: score -(21 - 17).
         let (_, book, values) = sample();
@@ -802,7 +825,8 @@ mod tests {
         let normal = rules.with_variant(Variant::Normal);
         let dir = std::env::temp_dir().join(format!("connectk-book-{}", std::process::id()));
         let path = dir.join("b.ckbook");
-        book.write(&path).unwrap();
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(&path, book.to_bytes()).unwrap();
         let err = Book::read_for(&path, normal).unwrap_err().to_string();
         assert!(
             err.contains("was made for misere k=4 5x4, not for normal k=4 5x4"),

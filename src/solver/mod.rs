@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::engine::bits::Bits;
 use crate::engine::outcome::GameResult;
@@ -90,13 +90,23 @@ pub enum Method {
 }
 
 /// How thoroughly to solve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Depth {
     /// Outcome only (win, draw or loss): fastest.
     Weak,
     /// Outcome and exact remoteness.
     Strong,
+}
+
+impl Depth {
+    /// `weak` or `strong`: the lowercase name used in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Depth::Weak => "weak",
+            Depth::Strong => "strong",
+        }
+    }
 }
 
 /// The value of one move of an analysed position.

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use connectk::arena::wilson;
+use connectk::experiment::export::csv::RowWriter;
 use connectk::quarto::arena::{Tally, play_match};
 use connectk::quarto::players::Kind;
 
@@ -37,14 +38,13 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
+    let out = args.out.as_deref().map(RowWriter::create).transpose()?;
     let games = play_match(rules, args.p1, args.p2, args.games, args.seed, &|| {});
-    if let Some(path) = &args.out {
-        let mut writer = csv::Writer::from_path(path)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    if let Some(mut out) = out {
         for game in &games {
-            writer.serialize(game)?;
+            out.write(game)?;
         }
-        writer.flush()?;
+        out.finish()?;
     }
     let tally = Tally::of(&games);
     let n = tally.games();

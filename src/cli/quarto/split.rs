@@ -4,6 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use connectk::Depth;
+use connectk::experiment::export::{Output, write_text};
+use connectk::experiment::store::Store;
 use connectk::quarto::split::{self, Merged, Selection, Shard, SplitPlan};
 
 use super::RulesArgs;
@@ -80,13 +82,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         node_limit: args.node_limit,
         threads: args.threads.into(),
     };
+    let store = Store::open(&args.csv)?;
     errln!(
         "{rules}: positions after {} turns, shard {}/{}",
         args.turns,
         shard.index,
         shard.count
     );
-    let done = split::run(rules, &plan, &args.csv, &|row| {
+    let done = split::run(rules, &plan, &store, &|row| {
         errln!(
             "#{} {}: {} {} nodes, {:.1} s",
             row.index,
@@ -170,6 +173,9 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
             bad.display()
         );
     }
+    if let Some(md) = &args.md {
+        Output::check(md)?;
+    }
     let paths: Vec<&std::path::Path> = args.csv.iter().map(PathBuf::as_path).collect();
     let selection = Selection {
         turns: args.turns,
@@ -177,11 +183,10 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     };
     let merged = split::merge(rules, selection, &paths)?;
     let text = markdown(&rules, args.turns, args.sample.is_some(), &merged);
-    out!("{text}");
     if let Some(md) = &args.md {
-        std::fs::write(md, &text)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md.display()))?;
+        write_text(md, &text)?;
     }
+    out!("{text}");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -215,6 +220,9 @@ pub struct ProveArgs {
 pub fn prove(args: ProveArgs) -> anyhow::Result<ExitCode> {
     crate::cli::check_memory("--table-mb", args.table_mb, 1)?;
     let rules = args.rules.rules()?;
+    if let Some(md) = &args.md {
+        Output::check(md)?;
+    }
     let mut solver = connectk::quarto::Solver::new(rules, args.table_mb.bytes());
     if let Some(limit) = args.node_limit {
         solver = solver.with_node_limit(limit);
@@ -254,10 +262,9 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<ExitCode> {
         proof.seconds,
         start.elapsed().as_secs_f64()
     );
-    out!("{text}");
     if let Some(md) = &args.md {
-        std::fs::write(md, &text)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md.display()))?;
+        write_text(md, &text)?;
     }
+    out!("{text}");
     Ok(ExitCode::SUCCESS)
 }

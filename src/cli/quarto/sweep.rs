@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use connectk::experiment::export::{Output, write_text};
 use connectk::quarto::sweep;
 
 use super::solve::value_text;
@@ -32,6 +33,8 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     crate::cli::check_memory("--table-mb", args.table_mb, 1)?;
     let csv = args.out.join("variations.csv");
+    let md = args.out.join("variations.md");
+    Output::check(&md)?;
     let chosen: Vec<_> = sweep::variations()
         .into_iter()
         .filter(|r| {
@@ -46,12 +49,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.table_mb.bytes(),
         args.node_limit,
         &mut |row| {
-            let value = match row.length {
-                Some(_) => value_text(connectk::Value {
-                    result: connectk::GameResult::from_label(&row.outcome).expect("finished"),
+            let value = match (row.outcome, row.length) {
+                (Some(result), Some(_)) => value_text(connectk::Value {
+                    result,
                     remoteness: row.length,
                 }),
-                None => "unfinished".to_string(),
+                _ => "unfinished".to_string(),
             };
             errln!(
                 "{}: {value}, {} nodes, {:.2} s",
@@ -61,9 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         },
     )?;
-    let md = args.out.join("variations.md");
-    std::fs::write(&md, sweep::markdown(&rows))
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", md.display()))?;
+    write_text(&md, &sweep::markdown(&rows))?;
     outln!("wrote {} and {}", csv.display(), md.display());
     Ok(ExitCode::SUCCESS)
 }

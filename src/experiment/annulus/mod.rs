@@ -94,12 +94,12 @@ pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
     let empty = Position::new(rules);
     let mut solver = Solver::new(effort.table);
     let (value, depth) = match solver.solve_within(&empty, Depth::Strong, effort.strong_nodes) {
-        Some(solution) => (solution.value, "strong"),
+        Some(solution) => (solution.value, Depth::Strong),
         None => (
             solver
                 .solve_within(&empty, Depth::Weak, effort.weak_nodes)?
                 .value,
-            "weak",
+            Depth::Weak,
         ),
     };
     let flat = match board.variant {
@@ -107,16 +107,16 @@ pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
         Variant::Normal => None,
     };
     Some(Row {
-        rules: board.variant.name().to_string(),
-        topology: Topology::Cylinder.name().to_string(),
+        rules: board.variant,
+        topology: Topology::Cylinder,
         k: board.k,
         width: board.width,
         height: board.height,
         cells: rules.cells(),
-        depth: depth.to_string(),
-        outcome: value.result.label().to_string(),
+        depth,
+        outcome: value.result,
         remoteness: value.remoteness,
-        flat_table1: flat.map(|f| f.label().to_string()),
+        flat_table1: flat,
         nodes: solver.nodes(),
         seconds: start.elapsed().as_secs_f64(),
     })
@@ -197,17 +197,17 @@ pub fn publish(
     unsolved: &[Board],
     command: &str,
 ) -> Result<String, ExportError> {
-    rows.sort_by_key(|r| (r.k, r.width, r.height, r.rules.clone()));
+    rows.sort_by_key(|r| (r.k, r.width, r.height, r.rules.name()));
     write_all(&dir.join("annulus.csv"), rows)?;
     let markdown = report::markdown(rows, unsolved, command);
     markdown.document.write(&dir.join("annulus.md"))?;
-    let mut maps: Vec<(Variant, u32)> = rows.iter().map(|r| (r.variant(), r.k)).collect();
+    let mut maps: Vec<(Variant, u32)> = rows.iter().map(|r| (r.rules, r.k)).collect();
     maps.sort_by_key(|&(variant, k)| (variant.name(), k));
     maps.dedup();
     for (variant, k) in maps {
         let of_map: Vec<&Row> = rows
             .iter()
-            .filter(|r| r.variant() == variant && r.k == k)
+            .filter(|r| r.rules == variant && r.k == k)
             .collect();
         let path = dir.join(format!("annulus-{variant}-k{k}.svg"));
         plot::outcome_map_of(&path, variant, k, &of_map)?;
@@ -218,6 +218,7 @@ pub fn publish(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::outcome::GameResult;
 
     fn effort(strong_nodes: u64) -> Effort {
         Effort {
@@ -252,13 +253,13 @@ mod tests {
             height: 3,
         };
         let exact = solve_board(board, effort(u64::MAX)).unwrap();
-        assert_eq!(exact.depth(), Depth::Strong);
+        assert_eq!(exact.depth, Depth::Strong);
         assert!(exact.remoteness.is_some());
         let weak = solve_board(board, effort(1)).unwrap();
-        assert_eq!((weak.depth(), weak.remoteness), (Depth::Weak, None));
+        assert_eq!((weak.depth, weak.remoteness), (Depth::Weak, None));
         assert_eq!(weak.outcome, exact.outcome);
-        assert_eq!(exact.flat_table1.as_deref(), Some("P2"));
-        assert_eq!(exact.topology, "cylinder");
+        assert_eq!(exact.flat_table1.map(GameResult::label), Some("P2"));
+        assert_eq!(exact.topology, Topology::Cylinder);
     }
 
     /// A run past its deadline starts no board: every pending board comes back given up and

@@ -106,22 +106,23 @@ pub fn patterns(rows: &[Row]) -> Vec<Pattern<'_>> {
         for class in CLASSES {
             let members: Vec<&Row> = rows
                 .iter()
-                .filter(|r| r.variant() == variant && (class.holds)(r.k, r.width, r.height))
+                .filter(|r| r.rules == variant && (class.holds)(r.k, r.width, r.height))
                 .collect();
             if members.is_empty() {
                 continue;
             }
+            // Keyed by label, so that equal counts keep the order of their labels.
             let mut tally: BTreeMap<&str, (GameResult, usize)> = BTreeMap::new();
             for row in &members {
                 tally
-                    .entry(row.outcome.as_str())
-                    .or_insert((row.result(), 0))
+                    .entry(row.outcome.label())
+                    .or_insert((row.outcome, 0))
                     .1 += 1;
             }
             let mut counts: Vec<(GameResult, usize)> = tally.into_values().collect();
             counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
             let outcome = counts[0].0;
-            let (supporting, exceptions) = members.into_iter().partition(|r| r.result() == outcome);
+            let (supporting, exceptions) = members.into_iter().partition(|r| r.outcome == outcome);
             found.push(Pattern {
                 variant,
                 class: class.name,

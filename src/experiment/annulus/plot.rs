@@ -24,7 +24,7 @@ pub fn outcome_map_of(
         .map(|r| MapCell {
             x: r.width,
             y: r.height,
-            result: r.result(),
+            result: r.outcome,
             marked: r.differs_from_flat(),
         })
         .collect();

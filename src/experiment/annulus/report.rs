@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use super::Board;
 use super::patterns::{Pattern, patterns};
 use super::row::Row;
+use crate::engine::outcome::{GameResult, Player};
 use crate::engine::rules::Variant;
 use crate::experiment::export::markdown::Document;
 use crate::experiment::provenance::written_by;
@@ -21,7 +22,7 @@ pub struct Markdown {
 
 /// `P2 in 17`, or `P2 (weak)` for a row solved for its outcome only.
 fn value(row: &Row) -> String {
-    match (row.depth(), row.remoteness) {
+    match (row.depth, row.remoteness) {
         (Depth::Strong, Some(plies)) => format!("{} in {plies}", row.outcome),
         _ => format!("{} (weak)", row.outcome),
     }
@@ -80,7 +81,7 @@ fn pattern_line(pattern: &Pattern<'_>) -> String {
         .supporting
         .iter()
         .chain(&pattern.exceptions)
-        .filter(|r| r.depth() == Depth::Weak)
+        .filter(|r| r.depth == Depth::Weak)
         .count();
     if weak > 0 {
         format!("{head} [{weak} of them outcome only]")
@@ -92,11 +93,8 @@ fn pattern_line(pattern: &Pattern<'_>) -> String {
 /// Renders `rows` (sorted by k, width, height, rules) and the boards left `unsolved` at the
 /// node limits, as written by `command`.
 pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Markdown {
-    let weak = rows.iter().filter(|r| r.depth() == Depth::Weak).count();
-    let misere: Vec<&Row> = rows
-        .iter()
-        .filter(|r| r.variant() == Variant::Misere)
-        .collect();
+    let weak = rows.iter().filter(|r| r.depth == Depth::Weak).count();
+    let misere: Vec<&Row> = rows.iter().filter(|r| r.rules == Variant::Misere).collect();
     let differ: Vec<&Row> = misere
         .iter()
         .copied()
@@ -133,7 +131,7 @@ pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Markdown {
     let mut by_key: BTreeMap<(u32, &str), Vec<&Row>> = BTreeMap::new();
     for row in rows {
         by_key
-            .entry((row.k, row.rules.as_str()))
+            .entry((row.k, row.rules.name()))
             .or_default()
             .push(row);
     }
@@ -156,10 +154,10 @@ pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Markdown {
                 k.to_string(),
                 rules.to_string(),
                 of_key.len().to_string(),
-                count(&|r| r.outcome == "P1").to_string(),
-                count(&|r| r.outcome == "P2").to_string(),
-                count(&|r| r.outcome == "Draw").to_string(),
-                count(&|r| r.depth() == Depth::Weak).to_string(),
+                count(&|r| r.outcome == GameResult::Win(Player::P1)).to_string(),
+                count(&|r| r.outcome == GameResult::Win(Player::P2)).to_string(),
+                count(&|r| r.outcome == GameResult::Draw).to_string(),
+                count(&|r| r.depth == Depth::Weak).to_string(),
                 if *rules == Variant::Misere.name() {
                     count(&|r| r.differs_from_flat()).to_string()
                 } else {
@@ -196,7 +194,7 @@ pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Markdown {
                     r.k.to_string(),
                     r.width.to_string(),
                     r.height.to_string(),
-                    r.flat_table1.clone().unwrap_or_default(),
+                    r.flat_table1.map_or("", GameResult::label).to_string(),
                     value(r),
                 ]
             }),
@@ -206,7 +204,7 @@ pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Markdown {
     doc.heading("Every board");
     let mut sizes: BTreeMap<(u32, u32, u32), [Option<&Row>; 2]> = BTreeMap::new();
     for row in rows {
-        let slot = usize::from(row.variant() == Variant::Normal);
+        let slot = usize::from(row.rules == Variant::Normal);
         sizes.entry((row.k, row.width, row.height)).or_default()[slot] = Some(row);
     }
     doc.table(
@@ -226,8 +224,9 @@ pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Markdown {
                 h.to_string(),
                 shown(misere),
                 misere
-                    .and_then(|r| r.flat_table1.clone())
-                    .unwrap_or_else(|| "-".to_string()),
+                    .and_then(|r| r.flat_table1)
+                    .map_or("-", GameResult::label)
+                    .to_string(),
                 shown(normal),
             ]
         }),

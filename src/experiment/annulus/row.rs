@@ -4,7 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use super::Board;
 use crate::engine::outcome::GameResult;
-use crate::engine::rules::Variant;
+use crate::engine::rules::{Topology, Variant};
+use crate::experiment::export::labels;
 use crate::experiment::store::Record;
 use crate::solver::Depth;
 
@@ -12,9 +13,9 @@ use crate::solver::Depth;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// `normal` or `misere`.
-    pub rules: String,
+    pub rules: Variant,
     /// Always `cylinder`: the board's topology, as in every output that names a board.
-    pub topology: String,
+    pub topology: Topology,
     /// Line length.
     pub k: u32,
     /// Circumference: the number of columns.
@@ -25,15 +26,17 @@ pub struct Row {
     pub cells: u32,
     /// `strong` (outcome and remoteness) or `weak` (outcome only: the exact solve passed its
     /// node limit).
-    pub depth: String,
+    pub depth: Depth,
     /// The solver's outcome: `P1`, `P2` or `Draw`.
-    pub outcome: String,
+    #[serde(with = "labels::outcome")]
+    pub outcome: GameResult,
     /// Plies until the game ends under perfect play (for a draw: the number of cells); empty
     /// for a weak row.
     pub remoteness: Option<u32>,
     /// Table I's outcome for the flat board of the same size (misère rules only; empty where
     /// the paper makes no claim).
-    pub flat_table1: Option<String>,
+    #[serde(with = "labels::optional_outcome")]
+    pub flat_table1: Option<GameResult>,
     /// Nodes searched (both solves, for a weak row).
     pub nodes: u64,
     /// Wall-clock seconds (both solves, for a weak row).
@@ -42,49 +45,19 @@ pub struct Row {
 
 impl Row {
     /// The board this row solved.
-    ///
-    /// # Panics
-    /// If the row's rules are neither `normal` nor `misere` (rows come from [`super::run`]).
     pub fn board(&self) -> Board {
         Board {
-            variant: self.variant(),
+            variant: self.rules,
             k: self.k,
             width: self.width,
             height: self.height,
         }
     }
 
-    /// The row's variant.
-    ///
-    /// # Panics
-    /// As [`Row::board`].
-    pub fn variant(&self) -> Variant {
-        self.rules.parse().expect("rows name a variant")
-    }
-
-    /// The solver's outcome.
-    ///
-    /// # Panics
-    /// If the outcome is not `P1`, `P2` or `Draw`.
-    pub fn result(&self) -> GameResult {
-        GameResult::from_label(&self.outcome).expect("rows name an outcome")
-    }
-
-    /// How deep the board was solved.
-    pub fn depth(&self) -> Depth {
-        if self.depth == "strong" {
-            Depth::Strong
-        } else {
-            Depth::Weak
-        }
-    }
-
     /// Whether the cylinder's outcome differs from Table I's for the flat board (false where
     /// the paper makes no claim).
     pub fn differs_from_flat(&self) -> bool {
-        self.flat_table1
-            .as_deref()
-            .is_some_and(|flat| flat != self.outcome)
+        self.flat_table1.is_some_and(|flat| flat != self.outcome)
     }
 }
 

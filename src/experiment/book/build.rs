@@ -13,6 +13,8 @@ use crate::arena::safest_moves;
 use crate::engine::notation;
 use crate::engine::outcome::Player;
 use crate::engine::position::{Column, Position};
+use crate::engine::rules::Rules;
+use crate::experiment::export::{Output, write_bytes};
 use crate::experiment::shard::Shard;
 use crate::experiment::store::Store;
 use crate::solver::{Book, Budget, Depth, Solver};
@@ -58,6 +60,26 @@ struct Node {
 }
 
 impl Node {
+    /// The node after the book move of `row`, a row of the book player's tree read back from
+    /// the CSV `file` (so checked): `None` when the move ends the game.
+    fn book_move(rules: Rules, row: &BookRow, file: &str) -> Result<Option<Node>, BookBuildError> {
+        let bad = |problem: String| BookBuildError::BadRow {
+            file: file.to_string(),
+            moves: row.moves.clone(),
+            problem,
+        };
+        let (pos, moves) = notation::parse(rules, &row.moves).map_err(|e| bad(e.to_string()))?;
+        let number = row
+            .best
+            .ok_or_else(|| bad("no book move (field best is empty) in a player's tree".into()))?;
+        let column = Column::from_number(number)
+            .filter(|&column| pos.played(column).is_ok())
+            .ok_or_else(|| bad(format!("its book move {number} cannot be played")))?;
+        let chosen = Node { pos, moves }.child(column);
+        Ok((!chosen.pos.is_over()).then_some(chosen))
+    }
+
+    /// The node after `column`, a legal move here.
     fn child(&self, column: Column) -> Node {
         let mut moves = self.moves.clone();
         moves.push(column);
@@ -116,6 +138,9 @@ pub fn build(
     out: &Path,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<BuildReport, BookBuildError> {
+    if spec.shard.is_none() {
+        Output::check(out)?;
+    }
     let csv = rows_path(out, spec.shard);
     let store = Store::<BookRow>::open(&csv)?;
     let file = csv.display().to_string();
@@ -129,6 +154,7 @@ pub fn build(
     let mut run = Run {
         spec,
         store: &store,
+        file: file.clone(),
         known,
         solvers: Solvers {
             spec,
@@ -146,7 +172,7 @@ pub fn build(
     let rows: Vec<BookRow> = run.used.into_values().collect();
     let book = book_of_rows(spec.rules, &rows, &file)?;
     if spec.shard.is_none() {
-        book.write(out)?;
+        write_bytes(out, &book.to_bytes())?;
     }
     Ok(BuildReport {
         book,
@@ -161,6 +187,8 @@ pub fn build(
 struct Run<'a> {
     spec: BookSpec,
     store: &'a Store<BookRow>,
+    /// The CSV's name, for errors.
+    file: String,
     /// Rows of the CSV (and of this run), by key.
     known: HashMap<String, BookRow>,
     solvers: Solvers,
@@ -219,15 +247,9 @@ impl Run<'_> {
                     Some(p) if node.pos.to_move() == p => {
                         // The book player's move, from the row's own orientation of the position.
                         let Some(row) = row else { continue };
-                        let (pos, moves) =
-                            notation::parse(self.spec.rules, &row.moves).expect("rows parse");
-                        let chosen = Node { pos, moves }
-                            .child(Column::from_number(row.best.expect("a move")).expect("1+"));
-                        if chosen.pos.is_over() {
-                            Vec::new()
-                        } else {
-                            vec![chosen]
-                        }
+                        Node::book_move(self.spec.rules, &row, &self.file)?
+                            .into_iter()
+                            .collect()
                     }
                     None if hints && ply == self.spec.plies => match row {
                         Some(row) if !row.mover_loses(&node.pos) => node.children().collect(),
@@ -375,7 +397,7 @@ fn solve(spec: BookSpec, solver: &mut Solver, node: &Node) -> Option<BookRow> {
         key: key_of(pos),
         moves: notation::format(spec.rules, &node.moves),
         plies: pos.plies(),
-        outcome: value.result.label().to_string(),
+        outcome: value.result,
         remoteness: value.remoteness,
         best: with_move.then(|| match depth {
             Depth::Strong => book_move(pos, &moves).number(),

@@ -12,8 +12,8 @@ use crate::engine::notation;
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
-use crate::experiment::export::ExportError;
 use crate::experiment::export::csv::read_rows;
+use crate::experiment::export::{ExportError, Output, labels, write_bytes};
 use crate::experiment::shard::Shard;
 use crate::experiment::store::Record;
 use crate::solver::{Book, Mib, Value, book};
@@ -88,7 +88,8 @@ pub struct BookRow {
     /// Discs on the board.
     pub plies: u32,
     /// `P1`, `P2` or `Draw` under perfect play.
-    pub outcome: String,
+    #[serde(with = "labels::outcome")]
+    pub outcome: GameResult,
     /// Plies to the end under perfect play; empty when only the outcome was solved.
     pub remoteness: Option<u32>,
     /// The book player's move (a column from 1): of the moves that keep the value (the fastest
@@ -112,10 +113,10 @@ impl Record for BookRow {
 /// Why a book could not be built or merged.
 #[derive(Debug, thiserror::Error)]
 pub enum BookBuildError {
-    /// The build's CSV could not be read or written.
+    /// The build's CSV could not be read or written, or the book file not written.
     #[error(transparent)]
     Store(#[from] ExportError),
-    /// A book file could not be read or written.
+    /// A book file could not be read.
     #[error(transparent)]
     Book(#[from] crate::solver::book::BookError),
     /// Two of the files merged give one position different values.
@@ -136,7 +137,7 @@ pub enum BookBuildError {
 impl BookRow {
     /// Whether the row, of position `pos`, says its side to move loses.
     fn mover_loses(&self, pos: &Position) -> bool {
-        GameResult::from_label(&self.outcome) == Some(GameResult::Win(pos.to_move().other()))
+        self.outcome == GameResult::Win(pos.to_move().other())
     }
 
     /// The row's position and value, and the position after its book move with that move's
@@ -151,8 +152,13 @@ impl BookRow {
         if pos.is_over() {
             return Err(bad("the game is over there".to_string()));
         }
-        let result = GameResult::from_label(&self.outcome)
-            .ok_or_else(|| bad(format!("outcome {:?} is not P1, P2 or Draw", self.outcome)))?;
+        let empty = rules.cells() - pos.plies();
+        if let Some(plies) = self.remoteness.filter(|&r| r == 0 || r > empty) {
+            return Err(bad(format!(
+                "remoteness {plies}: the game goes on for 1 to {empty} plies (the empty cells)"
+            )));
+        }
+        let result = self.outcome;
         let value = Value {
             result,
             remoteness: self.remoteness,
@@ -197,6 +203,7 @@ pub fn book_of_rows(rules: Rules, rows: &[BookRow], file: &str) -> Result<Book, 
 /// `rules`, is a book of other rules, gives a position another value than a second file does,
 /// or the book cannot be written.
 pub fn merge(rules: Rules, inputs: &[&Path], out: &Path) -> Result<Book, BookBuildError> {
+    Output::check(out)?;
     let mut books = Vec::with_capacity(inputs.len());
     for file in inputs {
         if file.extension().is_some_and(|e| e == book::EXTENSION) {
@@ -207,7 +214,7 @@ pub fn merge(rules: Rules, inputs: &[&Path], out: &Path) -> Result<Book, BookBui
         }
     }
     let book = Book::union(rules, books)?;
-    book.write(out)?;
+    write_bytes(out, &book.to_bytes())?;
     Ok(book)
 }
 

@@ -1,42 +1,62 @@
 //! Writing results: one writer per format (CSV, Markdown, SVG), every file written whole.
 //!
-//! Each writer puts its file beside its destination under a temporary name and renames it into
-//! place, so a crash or a full disk leaves the old file or the new one, never half of one.
+//! Every file goes through [`Output`]: written beside its destination under a temporary name,
+//! synced and renamed into place, so that a crash or a full disk leaves the old file or the
+//! new one, never half of one; a destination that is a device or a FIFO is written in place.
 
 pub mod csv;
+pub mod labels;
 pub mod markdown;
+mod output;
 pub mod svg;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+pub use output::Output;
+pub(crate) use output::{Destination, destination};
 
 /// Why a result file could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
-    /// A file or directory could not be read or written.
-    #[error("{path}: {source}")]
+    /// A file or directory could not be read.
+    #[error("cannot read {path}: {error}")]
     Io {
         /// The file.
         path: String,
-        /// The underlying error.
-        source: std::io::Error,
+        /// What the system said (part of the message, so not given as its source too).
+        error: std::io::Error,
     },
-    /// A CSV file could not be read, parsed or written.
-    #[error("{path}: {source}")]
-    Csv {
-        /// The file.
+    /// A file could not be written, or its directory not created.
+    #[error("cannot write {path}: {error}")]
+    Write {
+        /// The file, as given.
         path: String,
-        /// The underlying error.
-        source: ::csv::Error,
+        /// What the system said (part of the message, so not given as its source too).
+        error: std::io::Error,
     },
-    /// A CSV file of results holds a line that is not a row of the expected columns.
+    /// A directory was given where a file is read or written.
+    #[error("{path} is a directory: give the name of a file")]
+    Directory {
+        /// The directory.
+        path: String,
+    },
+    /// A file of results that a rerun reads back and appends to is a device or a FIFO.
     #[error(
-        "{path}: {source}: fix or remove that line (or delete the file to start over; a rerun then does all of its work again)"
+        "{path} is not a regular file: a rerun reads this file of results back, so give the name of a file"
     )]
+    NotRegular {
+        /// The path.
+        path: String,
+    },
+    /// A line of a CSV file of results is not a row of the expected columns and values.
+    #[error("{path} line {line}: {problem}: fix or remove that line")]
     Unreadable {
         /// The file.
         path: String,
-        /// What the CSV reader found wrong, with the line.
-        source: ::csv::Error,
+        /// The line, counted from 1 (the header is line 1).
+        line: u64,
+        /// What is wrong with it.
+        problem: csv::LineProblem,
     },
     /// A plot could not be drawn.
     #[error("{path}: cannot draw plot: {message}")]
@@ -48,63 +68,52 @@ pub enum ExportError {
     },
 }
 
-/// The error for an I/O failure on `path`.
+/// The error for a failure to read `path`.
 pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ExportError + '_ {
-    move |source| ExportError::Io {
+    move |error| ExportError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     }
 }
 
-/// The temporary name a file is written under before it is renamed to `path`.
-pub(crate) fn temporary(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    path.with_file_name(name)
-}
-
-/// Creates the directory that will hold `path`, if it has one.
-pub(crate) fn create_parent(path: &Path) -> Result<(), ExportError> {
-    match path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        Some(dir) => std::fs::create_dir_all(dir).map_err(io_error(dir)),
-        None => Ok(()),
+/// The error for a failure to write `path`.
+pub(crate) fn write_error(path: &Path) -> impl FnOnce(std::io::Error) -> ExportError + '_ {
+    move |error| ExportError::Write {
+        path: path.display().to_string(),
+        error,
     }
-}
-
-/// Writes a file whole: `fill` writes it under a temporary name, which then replaces `path`.
-/// The parent directory is created when missing.
-fn replace(
-    path: &Path,
-    fill: impl FnOnce(&Path) -> Result<(), ExportError>,
-) -> Result<(), ExportError> {
-    create_parent(path)?;
-    let tmp = temporary(path);
-    if let Err(error) = fill(&tmp) {
-        // The temporary file is of no use to anyone; the error that matters is the first.
-        let _ = std::fs::remove_file(&tmp);
-        return Err(error);
-    }
-    std::fs::rename(&tmp, path).map_err(io_error(path))
 }
 
 /// Checks that files can be written into `dir` (created when missing), so that a long run can
 /// refuse an unwritable output directory before its work rather than after.
 ///
 /// # Errors
-/// [`ExportError::Io`] naming the directory when it cannot be created or written into.
+/// [`ExportError`] naming the directory when it cannot be created or written into.
 pub fn check_writable(dir: &Path) -> Result<(), ExportError> {
-    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
     let probe = dir.join(format!(".connectk-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(io_error(dir))?;
-    std::fs::remove_file(&probe).map_err(io_error(&probe))
+    Output::check(&probe).map_err(|error| match error {
+        ExportError::Write { error, .. } => write_error(dir)(error),
+        other => other,
+    })
+}
+
+/// Replaces `path` by `bytes`, whole (see the module documentation).
+///
+/// # Errors
+/// [`ExportError`] naming the file when it or its directory cannot be written.
+pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
+    use std::io::Write as _;
+    let mut output = Output::create(path)?;
+    output.write_all(bytes).map_err(write_error(path))?;
+    output.finish()
 }
 
 /// Replaces `path` by `text`, whole (see the module documentation).
 ///
 /// # Errors
-/// [`ExportError::Io`] when the file or its directory cannot be written.
+/// [`ExportError`] naming the file when it or its directory cannot be written.
 pub fn write_text(path: &Path, text: &str) -> Result<(), ExportError> {
-    replace(path, |tmp| std::fs::write(tmp, text).map_err(io_error(tmp)))
+    write_bytes(path, text.as_bytes())
 }
 
 #[cfg(test)]

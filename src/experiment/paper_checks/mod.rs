@@ -20,9 +20,10 @@ const TABLE: Mib = Mib(64);
 /// Why a claims file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ClaimsError {
-    /// The file is not a JSON list of cases.
+    /// The file is not a JSON list of cases (the parser's message is part of this one, so
+    /// not given as its source too).
     #[error("bad claims file: {0}")]
-    Json(#[from] serde_json::Error),
+    Json(serde_json::Error),
     /// A case's ranges select no board, or boards the engine does not take.
     #[error("case {id}: {message}")]
     Case {
@@ -42,7 +43,7 @@ pub enum ClaimsError {
 /// [`ClaimsError`] when the text is not a list of well-formed cases, or a case (or the whole
 /// file) checks nothing.
 pub fn parse_claims(text: &str) -> Result<Vec<Case>, ClaimsError> {
-    let cases: Vec<Case> = serde_json::from_str(text)?;
+    let cases: Vec<Case> = serde_json::from_str(text).map_err(ClaimsError::Json)?;
     if cases.is_empty() {
         return Err(ClaimsError::Empty);
     }

@@ -19,14 +19,14 @@ use super::export::ExportError;
 use super::export::csv::write_all;
 use super::export::svg::{MapCell, MapLabels, outcome_map};
 use crate::engine::notation;
-use crate::engine::outcome::{GameResult, Player};
+use crate::engine::outcome::Player;
 use crate::engine::position::Position;
 use crate::engine::rules::{Rules, RulesError, Variant};
 use crate::solver::{Budget, Depth, Mib, Solver};
 use crate::strategy::{StrategyName, table1};
 use crate::verify::{Claim, Verdict, verify};
 
-pub use published::{SOURCE, normal_connect_four};
+pub use published::{NotPublished, Published, SOURCE, normal_connect_four};
 pub use report::markdown;
 pub use row::{Attempt, AttemptStore, Board, Row, Store};
 
@@ -162,7 +162,7 @@ pub fn solve_board(board: Board, effort: Effort) -> Solved {
             width: board.width,
             height: board.height,
             seconds_each: effort.time.as_secs_f64(),
-            outcome: weak.as_ref().map(|s| s.value.result.label().to_string()),
+            outcome: weak.as_ref().map(|s| s.value.result),
             nodes: tried + weak.map_or(0, |s| s.nodes),
         });
     };
@@ -182,15 +182,12 @@ pub fn solve_board(board: Board, effort: Effort) -> Solved {
         width: board.width,
         height: board.height,
         cells: rules.cells(),
-        outcome: outcome.label().to_string(),
+        outcome,
         remoteness,
-        published: published.map(|(o, last)| match last {
-            Some(last) => format!("{} {last}", o.label()),
-            None => o.label().to_string(),
-        }),
+        published,
         agree_published: published
-            .map(|(o, last)| o == outcome && last.is_none_or(|l| l == remoteness)),
-        table1: paper.map(|p| p.label().to_string()),
+            .map(|p| p.result == outcome && p.last.is_none_or(|l| l == remoteness)),
+        table1: paper,
         agree_table1: paper.map(|p| p == outcome),
         strategy: checked.map(|(name, side, _)| format!("{name} {side}")),
         strategy_longest: checked.and_then(|(_, _, longest)| longest),
@@ -253,13 +250,11 @@ pub fn publish(
         let cells: Vec<MapCell> = rows
             .iter()
             .filter(|r| r.rules == rules && r.k == k)
-            .filter_map(|r| {
-                Some(MapCell {
-                    x: r.width,
-                    y: r.height,
-                    result: GameResult::from_label(&r.outcome)?,
-                    marked: r.agree_published == Some(false) || r.agree_table1 == Some(false),
-                })
+            .map(|r| MapCell {
+                x: r.width,
+                y: r.height,
+                result: r.outcome,
+                marked: r.agree_published == Some(false) || r.agree_table1 == Some(false),
             })
             .collect();
         let title = format!(
@@ -278,6 +273,7 @@ pub fn publish(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::outcome::GameResult;
 
     fn solve(variant: Variant, width: u32, height: u32) -> Row {
         let board = Board {
@@ -305,8 +301,8 @@ mod tests {
         for (width, height) in [(4, 4), (5, 4)] {
             let row = solve(Variant::Normal, width, height);
             assert_eq!(
-                (row.outcome.as_str(), row.remoteness),
-                ("Draw", width * height)
+                (row.outcome, row.remoteness),
+                (GameResult::Draw, width * height)
             );
             assert_eq!(row.agree_published, Some(true));
         }

@@ -7,6 +7,8 @@
 //! "Last Move"), widths 4 to 12 across, heights 4 to 13 down. "Last move" is the ply on which
 //! the game ends, which is the remoteness of the empty board (a draw ends on the last cell).
 
+use serde::{Deserialize, Serialize};
+
 use crate::engine::outcome::{GameResult, Player};
 
 /// Where the published values come from, for reports.
@@ -42,9 +44,54 @@ const LAST_MOVES: [&[u32]; 10] = [
     &[52, 65],
 ];
 
-/// The published value of normal Connect Four on a `width` x `height` board: the outcome and,
-/// where given, the ply on which the game ends; `None` where the tables give nothing.
-pub fn normal_connect_four(width: u32, height: u32) -> Option<(GameResult, Option<u32>)> {
+/// A published value: the outcome and, where the table gives it, the ply on which the game
+/// ends. Written `P1 41`, or the outcome alone (`P1`), in CSV files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct Published {
+    /// Who wins with perfect play, or a draw.
+    pub result: GameResult,
+    /// The ply on which the game ends, where given.
+    pub last: Option<u32>,
+}
+
+impl std::fmt::Display for Published {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.result.label())?;
+        match self.last {
+            Some(last) => write!(f, " {last}"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl From<Published> for String {
+    fn from(published: Published) -> String {
+        published.to_string()
+    }
+}
+
+/// Text that is not a published value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not a published value: expected P1, P2 or Draw, then the last ply or nothing, as P1 41")]
+pub struct NotPublished;
+
+impl TryFrom<String> for Published {
+    type Error = NotPublished;
+
+    fn try_from(text: String) -> Result<Published, NotPublished> {
+        let (outcome, last) = match text.split_once(' ') {
+            Some((outcome, last)) => (outcome, Some(last.parse().map_err(|_| NotPublished)?)),
+            None => (text.as_str(), None),
+        };
+        let result = GameResult::from_label(outcome).ok_or(NotPublished)?;
+        Ok(Published { result, last })
+    }
+}
+
+/// The published value of normal Connect Four on a `width` x `height` board; `None` where the
+/// tables give nothing.
+pub fn normal_connect_four(width: u32, height: u32) -> Option<Published> {
     let row = height.checked_sub(4)? as usize;
     let column = width.checked_sub(4)? as usize;
     let outcome = match OUTCOMES.get(row)?.as_bytes().get(column)? {
@@ -52,7 +99,10 @@ pub fn normal_connect_four(width: u32, height: u32) -> Option<(GameResult, Optio
         b'2' => GameResult::Win(Player::P2),
         _ => GameResult::Draw,
     };
-    Some((outcome, LAST_MOVES[row].get(column).copied()))
+    Some(Published {
+        result: outcome,
+        last: LAST_MOVES[row].get(column).copied(),
+    })
 }
 
 #[cfg(test)]
@@ -71,7 +121,11 @@ mod tests {
     fn values_fit_their_boards() {
         for height in 4..=13 {
             for width in 4..=12 {
-                let Some((outcome, Some(last))) = normal_connect_four(width, height) else {
+                let Some(Published {
+                    result: outcome,
+                    last: Some(last),
+                }) = normal_connect_four(width, height)
+                else {
                     continue;
                 };
                 let cells = width * height;
@@ -85,14 +139,15 @@ mod tests {
             }
         }
         // Standard Connect Four: a first-player win on the 41st move (Allis, Allen).
-        assert_eq!(
-            normal_connect_four(7, 6),
-            Some((GameResult::Win(Player::P1), Some(41)))
-        );
-        assert_eq!(
-            normal_connect_four(8, 9),
-            Some((GameResult::Win(Player::P1), None))
-        );
+        let standard = normal_connect_four(7, 6).unwrap();
+        assert_eq!(standard.to_string(), "P1 41");
+        assert_eq!(Published::try_from("P1 41".to_string()), Ok(standard));
+        let outcome_only = normal_connect_four(8, 9).unwrap();
+        assert_eq!(outcome_only.to_string(), "P1");
+        assert_eq!(Published::try_from("P1".to_string()), Ok(outcome_only));
+        for bad in ["", "P3 41", "P1 x", "P1 41 2", "P1  41"] {
+            assert!(Published::try_from(bad.to_string()).is_err(), "{bad:?}");
+        }
         assert_eq!(normal_connect_four(13, 4), None);
         assert_eq!(normal_connect_four(3, 6), None);
     }

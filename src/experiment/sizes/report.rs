@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::published::SOURCE;
 use super::row::{Attempt, Board, Row};
+use crate::engine::outcome::GameResult;
 use crate::engine::rules::Variant;
 use crate::experiment::export::markdown::Document;
 use crate::experiment::provenance::written_by;
@@ -19,8 +20,11 @@ pub struct Markdown {
 }
 
 /// `P1 41`, `P2 37`, `D 42`: a winner (or draw) and the ply the game ends on.
-fn cell(outcome: &str, ply: u32) -> String {
-    let who = if outcome == "Draw" { "D" } else { outcome };
+fn cell(outcome: GameResult, ply: u32) -> String {
+    let who = match outcome {
+        GameResult::Draw => "D",
+        winner => winner.label(),
+    };
     format!("{who} {ply}")
 }
 
@@ -97,8 +101,11 @@ pub fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Markdown {
                     r.rules.to_string(),
                     r.k.to_string(),
                     format!("{}x{}", r.width, r.height),
-                    cell(&r.outcome, r.remoteness),
-                    r.published.clone().or(r.table1.clone()).unwrap_or_default(),
+                    cell(r.outcome, r.remoteness),
+                    r.published
+                        .map(|p| p.to_string())
+                        .or(r.table1.map(|t| t.label().to_string()))
+                        .unwrap_or_default(),
                     format!("`{}`", r.pv),
                 ]
             }),
@@ -125,7 +132,7 @@ pub fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Markdown {
             vec![
                 r.k.to_string(),
                 format!("{}x{}", r.width, r.height),
-                r.outcome.clone(),
+                r.outcome.label().to_string(),
                 r.remoteness.to_string(),
                 r.strategy.clone().unwrap_or_else(|| "-".into()),
                 r.strategy_longest.map_or("-".into(), |l| l.to_string()),
@@ -149,7 +156,7 @@ pub fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Markdown {
                     a.k.to_string(),
                     format!("{}x{}", a.width, a.height),
                     format!("{:.0}", a.seconds_each),
-                    a.outcome.clone().unwrap_or_else(|| "unknown".into()),
+                    a.outcome.map_or("unknown", GameResult::label).to_string(),
                     a.nodes.to_string(),
                 ]
             }),
@@ -196,22 +203,21 @@ fn group_table(
                 .chain(widths.iter().map(|&width| {
                     if let Some(row) = rows.iter().find(|r| (r.width, r.height) == (width, height))
                     {
-                        let mut text = cell(&row.outcome, row.remoteness);
+                        let mut text = cell(row.outcome, row.remoteness);
                         if row.agree_published == Some(false) {
-                            text.push_str(&format!(
-                                " ≠ {}",
-                                row.published.as_deref().unwrap_or("")
-                            ));
+                            let published = row.published.map(|p| p.to_string());
+                            text.push_str(&format!(" ≠ {}", published.unwrap_or_default()));
                         }
                         if row.agree_table1 == Some(false) {
-                            text.push_str(&format!(" ≠ {}", row.table1.as_deref().unwrap_or("")));
+                            let paper = row.table1.map_or("", GameResult::label);
+                            text.push_str(&format!(" ≠ {paper}"));
                         }
                         text
                     } else if let Some(a) = open_here
                         .iter()
                         .find(|a| (a.width, a.height) == (width, height))
                     {
-                        match &a.outcome {
+                        match a.outcome {
                             Some(outcome) => format!("{outcome} (length open)"),
                             None => "open".into(),
                         }

@@ -2,7 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::published::Published;
+use crate::engine::outcome::GameResult;
 use crate::engine::rules::{Rules, Variant};
+use crate::experiment::export::labels;
 use crate::experiment::store::Record;
 
 /// One board of a size table.
@@ -42,16 +45,18 @@ pub struct Row {
     /// width * height.
     pub cells: u32,
     /// `P1`, `P2` or `Draw` with perfect play.
-    pub outcome: String,
+    #[serde(with = "labels::outcome")]
+    pub outcome: GameResult,
     /// The ply on which the game ends with perfect play (the winner hurries, the loser
     /// delays; a draw ends on the last cell).
     pub remoteness: u32,
     /// The published value, as `P1 41`, for normal Connect Four where one is tabled.
-    pub published: Option<String>,
+    pub published: Option<Published>,
     /// Whether outcome and last move agree with it.
     pub agree_published: Option<bool>,
     /// Table I's outcome, under misère rules.
-    pub table1: Option<String>,
+    #[serde(with = "labels::optional_outcome")]
+    pub table1: Option<GameResult>,
     /// Whether the outcome agrees with it.
     pub agree_table1: Option<bool>,
     /// The paper's strategy that decides the board and its player, as `take-even P2`.
@@ -104,7 +109,8 @@ pub struct Attempt {
     /// Seconds given to the exact solve, and again to the outcome-only one.
     pub seconds_each: f64,
     /// The outcome, when the outcome-only solve finished.
-    pub outcome: Option<String>,
+    #[serde(with = "labels::optional_outcome")]
+    pub outcome: Option<GameResult>,
     /// Nodes searched in all.
     pub nodes: u64,
 }

@@ -24,8 +24,8 @@ use crate::strategy::table1;
 
 pub use grid::{Board, Grid};
 pub use report::Markdown;
-pub use row::{Row, RowProblem, Store};
-pub use shards::{ShardError, read_shards};
+pub use row::{Row, Store};
+pub use shards::{ShardError, read_checked, read_shards};
 
 /// How each board of the grid is solved.
 #[derive(Clone, Copy, Debug)]
@@ -63,13 +63,13 @@ pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
     let (value, nodes) = (solution.value, solution.nodes);
     let paper = table1::predict(board.k, board.width, board.height);
     Some(Row {
-        rules: Variant::Misere.name().to_string(),
+        rules: Variant::Misere,
         k: board.k,
         width: board.width,
         height: board.height,
         cells: rules.cells(),
-        paper: paper.map(|p| p.label().to_string()),
-        solver: value.result.label().to_string(),
+        paper,
+        solver: value.result,
         agree: paper.map(|p| p == value.result),
         remoteness: value.remoteness,
         nodes,
@@ -196,6 +196,7 @@ pub fn publish(dir: &Path, report: Report<'_>) -> Result<String, ExportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::outcome::GameResult;
 
     fn effort(depth: Depth) -> Effort {
         Effort {
@@ -217,10 +218,10 @@ mod tests {
             height: 1,
         };
         let weak = solve_board(board, effort(Depth::Weak)).unwrap();
-        assert_eq!((weak.solver.as_str(), weak.nodes), ("Draw", 0));
+        assert_eq!((weak.solver, weak.nodes), (GameResult::Draw, 0));
         assert_eq!(weak.remoteness, None);
         let exact = solve_board(board, effort(Depth::Strong)).unwrap();
-        assert_eq!(exact.solver, "Draw");
+        assert_eq!(exact.solver, GameResult::Draw);
         assert_eq!(exact.remoteness, Some(12), "a draw: the board fills up");
         assert!(exact.nodes > 0);
     }

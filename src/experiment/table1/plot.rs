@@ -3,7 +3,6 @@
 use std::path::Path;
 
 use super::row::Row;
-use crate::GameResult;
 use crate::experiment::export::ExportError;
 use crate::experiment::export::svg::{MapCell, MapLabels, outcome_map};
 
@@ -15,13 +14,11 @@ use crate::experiment::export::svg::{MapCell, MapLabels, outcome_map};
 pub fn outcome_map_of_k(path: &Path, k: u32, rows: &[&Row]) -> Result<(), ExportError> {
     let cells: Vec<MapCell> = rows
         .iter()
-        .filter_map(|r| {
-            Some(MapCell {
-                x: r.width,
-                y: r.height,
-                result: GameResult::from_label(&r.solver)?,
-                marked: r.agree == Some(false),
-            })
+        .map(|r| MapCell {
+            x: r.width,
+            y: r.height,
+            result: r.solver,
+            marked: r.agree == Some(false),
         })
         .collect();
     let title = format!("Misère Connect {k}: solver outcome (x = differs from Table I)");

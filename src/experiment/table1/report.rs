@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use super::Unsolved;
 use super::grid::Board;
 use super::row::Row;
+use crate::engine::outcome::{GameResult, Player};
 use crate::experiment::export::markdown::Document;
 use crate::experiment::provenance::written_by;
 
@@ -72,9 +73,9 @@ pub fn markdown(
                 of_k.len().to_string(),
                 count(&|r| r.agree == Some(true)).to_string(),
                 count(&|r| r.agree == Some(false)).to_string(),
-                count(&|r| r.solver == "P1").to_string(),
-                count(&|r| r.solver == "P2").to_string(),
-                count(&|r| r.solver == "Draw").to_string(),
+                count(&|r| r.solver == GameResult::Win(Player::P1)).to_string(),
+                count(&|r| r.solver == GameResult::Win(Player::P2)).to_string(),
+                count(&|r| r.solver == GameResult::Draw).to_string(),
                 of_k.iter().map(|r| r.nodes).sum::<u64>().to_string(),
             ]
         }),
@@ -98,8 +99,8 @@ pub fn markdown(
                     row.k.to_string(),
                     row.width.to_string(),
                     row.height.to_string(),
-                    row.paper.as_deref().unwrap_or("-").to_string(),
-                    row.solver.clone(),
+                    row.paper.map_or("-", GameResult::label).to_string(),
+                    row.solver.label().to_string(),
                     row.remoteness.map_or("-".to_string(), |r| r.to_string()),
                     line_of(row).map_or("(none found in time)".to_string(), |line| {
                         format!("`{line}`")

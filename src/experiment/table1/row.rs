@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 use super::grid::Board;
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::rules::{Rules, RulesError, Variant};
+use crate::experiment::export::csv::LineProblem;
+use crate::experiment::export::labels;
 use crate::experiment::store::Record;
 use crate::strategy::table1;
 
@@ -12,7 +14,7 @@ use crate::strategy::table1;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// Always `misere` for Table I.
-    pub rules: String,
+    pub rules: Variant,
     /// Line length.
     pub k: u32,
     /// Board width.
@@ -22,9 +24,11 @@ pub struct Row {
     /// width * height.
     pub cells: u32,
     /// Table I's outcome (`P1`, `P2`, `Draw`), empty where the paper makes no claim.
-    pub paper: Option<String>,
+    #[serde(with = "labels::optional_outcome")]
+    pub paper: Option<GameResult>,
     /// The solver's outcome.
-    pub solver: String,
+    #[serde(with = "labels::outcome")]
+    pub solver: GameResult,
     /// Whether they agree, empty where the paper makes no claim.
     pub agree: Option<bool>,
     /// Plies until the game ends under perfect play (for a draw: the number of cells); empty
@@ -36,16 +40,6 @@ pub struct Row {
     pub nodes: u64,
 }
 
-/// What is wrong with a row read from a file.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("field {field}: {message}")]
-pub struct RowProblem {
-    /// The column at fault.
-    pub field: &'static str,
-    /// What is wrong, and what is allowed.
-    pub message: String,
-}
-
 impl Row {
     /// Checks that the row describes a Table I board and a result the solver could have given:
     /// misère rules, a board the engine takes with k >= 2, the right cell count, the paper's
@@ -54,13 +48,21 @@ impl Row {
     /// an even ply, when P2 completes a line, and P2 on an odd one).
     ///
     /// # Errors
-    /// The first [`RowProblem`] found.
-    pub fn check(&self) -> Result<(), RowProblem> {
-        let problem = |field, message: String| Err(RowProblem { field, message });
-        if self.rules != Variant::Misere.name() {
+    /// The first problem found, with the column at fault.
+    pub fn check(&self) -> Result<(), LineProblem> {
+        let problem = |field: &str, message: String| {
+            Err(LineProblem {
+                field: Some(field.to_string()),
+                message,
+            })
+        };
+        if self.rules != Variant::Misere {
             return problem(
                 "rules",
-                format!("{:?}: Table I is misère, expected \"misere\"", self.rules),
+                format!(
+                    "{:?}: Table I is misère, expected \"misere\"",
+                    self.rules.name()
+                ),
             );
         }
         if self.k < 2 {
@@ -84,24 +86,19 @@ impl Row {
                 ),
             );
         }
-        let predicted = table1::predict(self.k, self.width, self.height).map(GameResult::label);
-        if self.paper.as_deref() != predicted {
+        let predicted = table1::predict(self.k, self.width, self.height);
+        if self.paper != predicted {
             return problem(
                 "paper",
                 format!(
                     "{:?}: Table I says {:?} for this board",
-                    self.paper.as_deref().unwrap_or(""),
-                    predicted.unwrap_or("")
+                    self.paper.map_or("", GameResult::label),
+                    predicted.map_or("", GameResult::label)
                 ),
             );
         }
-        let Some(solver) = GameResult::from_label(&self.solver) else {
-            return problem(
-                "solver",
-                format!("{:?}: expected P1, P2 or Draw", self.solver),
-            );
-        };
-        let agree = predicted.map(|p| p == solver.label());
+        let solver = self.solver;
+        let agree = predicted.map(|p| p == solver);
         if self.agree != agree {
             return problem(
                 "agree",
@@ -155,13 +152,13 @@ mod tests {
 
     fn row() -> Row {
         Row {
-            rules: "misere".into(),
+            rules: Variant::Misere,
             k: 4,
             width: 7,
             height: 6,
             cells: 42,
-            paper: Some("P2".into()),
-            solver: "P2".into(),
+            paper: Some(GameResult::Win(Player::P2)),
+            solver: GameResult::Win(Player::P2),
             agree: Some(true),
             remoteness: Some(37),
             nodes: 10,
@@ -173,14 +170,13 @@ mod tests {
         assert_eq!(row().check(), Ok(()));
         /// A field's name and a way to forge it.
         type Forgery = (&'static str, fn(&mut Row));
-        let cases: [Forgery; 10] = [
-            ("rules", |r| r.rules = "chess".into()),
+        let cases: [Forgery; 9] = [
+            ("rules", |r| r.rules = Variant::Normal),
             ("k", |r| r.k = 1),
             ("width", |r| r.width = 0),
             ("height", |r| r.height = 0),
             ("cells", |r| r.cells = 99),
-            ("paper", |r| r.paper = Some("P1".into())),
-            ("solver", |r| r.solver = "Banana".into()),
+            ("paper", |r| r.paper = Some(GameResult::Win(Player::P1))),
             ("agree", |r| r.agree = Some(false)),
             ("remoteness", |r| r.remoteness = Some(36)),
             ("remoteness", |r| r.remoteness = Some(43)),
@@ -189,7 +185,7 @@ mod tests {
             let mut forged = row();
             forge(&mut forged);
             let problem = forged.check().unwrap_err();
-            assert_eq!(problem.field, field, "{problem}");
+            assert_eq!(problem.field.as_deref(), Some(field), "{problem}");
         }
     }
 }

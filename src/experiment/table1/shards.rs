@@ -5,19 +5,18 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::grid::Board;
-use super::row::{Row, RowProblem};
+use super::row::Row;
+use crate::experiment::export::ExportError;
+use crate::experiment::export::csv::read_numbered_rows;
 
 /// Why shard files could not be merged.
 #[derive(Debug, thiserror::Error)]
 pub enum ShardError {
-    /// A shard file could not be opened or read.
-    #[error("cannot read shard file {path}: {source}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The underlying error.
-        source: std::io::Error,
-    },
+    /// A shard file could not be read, or a line of it is not a row of Table I: values of the
+    /// wrong kind, or that contradict each other or the paper (the error names the file, the
+    /// line and the column).
+    #[error(transparent)]
+    Read(#[from] ExportError),
     /// A path given as a shard file is a directory.
     #[error(
         "{0} is a directory: give the shard CSV files themselves (DIR/table1.shard-*-of-N.csv)"
@@ -28,26 +27,6 @@ pub enum ShardError {
         "{0}: no rows: a shard file of `connectk table1 --shard` holds a header and one row per board"
     )]
     Empty(PathBuf),
-    /// A line is not a row of the expected columns.
-    #[error("{path} line {line}: {message}")]
-    Malformed {
-        /// The file.
-        path: PathBuf,
-        /// The line, counted from 1 (the header is line 1).
-        line: u64,
-        /// What the CSV reader found wrong.
-        message: String,
-    },
-    /// A row's fields contradict each other or the paper.
-    #[error("{path} line {line}: {problem}")]
-    Forged {
-        /// The file.
-        path: PathBuf,
-        /// The line, counted from 1 (the header is line 1).
-        line: u64,
-        /// The field at fault.
-        problem: RowProblem,
-    },
     /// Two files give different results for one board.
     #[error(
         "{board} has different rows in {first} and {second}: merge shards of one run (or rerun the board)"
@@ -93,54 +72,32 @@ pub fn read_shards(files: &[PathBuf]) -> Result<Vec<Row>, ShardError> {
     Ok(rows)
 }
 
-/// The rows of one shard file, each with its line number.
+/// The rows of one shard file, each with its line number, each checked.
 fn read_shard(path: &Path) -> Result<Vec<(u64, Row)>, ShardError> {
     if path.is_dir() {
         return Err(ShardError::Directory(path.to_path_buf()));
     }
-    let file = std::fs::File::open(path).map_err(|source| ShardError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let mut reader = csv::Reader::from_reader(file);
-    let malformed = |line: u64, message: String| ShardError::Malformed {
-        path: path.to_path_buf(),
-        line,
-        message,
-    };
-    let headers = reader
-        .headers()
-        .map_err(|e| malformed(1, e.to_string()))?
-        .clone();
-    let mut rows = Vec::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
-            malformed(line, e.to_string())
-        })?;
-        let line = record.position().map_or(0, |p| p.line());
-        let row: Row = record.deserialize(Some(&headers)).map_err(|e| {
-            let message = match e.kind() {
-                csv::ErrorKind::Deserialize { err, .. } => {
-                    let field = err
-                        .field()
-                        .and_then(|i| headers.get(i as usize))
-                        .map_or(String::new(), |name| format!("field {name}: "));
-                    format!("{field}{}", err.kind())
-                }
-                _ => e.to_string(),
-            };
-            malformed(line, message)
-        })?;
-        row.check().map_err(|problem| ShardError::Forged {
-            path: path.to_path_buf(),
-            line,
-            problem,
-        })?;
-        rows.push((line, row));
-    }
+    let rows = read_checked(path)?;
     if rows.is_empty() {
         return Err(ShardError::Empty(path.to_path_buf()));
+    }
+    Ok(rows)
+}
+
+/// The rows of a CSV file of Table I, each with its line number, each checked (see
+/// [`Row::check`]).
+///
+/// # Errors
+/// [`ShardError::Read`] for a file that cannot be read, a line that is not a row, or a row
+/// whose fields contradict each other or the paper.
+pub fn read_checked(path: &Path) -> Result<Vec<(u64, Row)>, ShardError> {
+    let rows = read_numbered_rows::<Row>(path)?;
+    for (line, row) in &rows {
+        row.check().map_err(|problem| ExportError::Unreadable {
+            path: path.display().to_string(),
+            line: *line,
+            problem,
+        })?;
     }
     Ok(rows)
 }

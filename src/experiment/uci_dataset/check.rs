@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use super::parse::{Example, LineError, parse_line};
 use super::ranges::Ranges;
 use crate::engine::notation;
-use crate::experiment::export::ExportError;
+use crate::engine::outcome::GameResult;
+use crate::experiment::export::{ExportError, labels};
 use crate::experiment::store::Record;
 use crate::solver::{Mib, Solver};
 
@@ -19,9 +20,11 @@ pub struct Row {
     /// A move string reaching the line's position (columns from 1).
     pub moves: String,
     /// The data set's value for the first player: `P1` (win), `P2` (loss) or `Draw`.
-    pub expected: String,
+    #[serde(with = "labels::outcome")]
+    pub expected: GameResult,
     /// The weak solver's value, spelled the same way.
-    pub solver: String,
+    #[serde(with = "labels::outcome")]
+    pub solver: GameResult,
     /// Whether the two agree.
     pub agree: bool,
     /// Nodes searched.
@@ -124,8 +127,8 @@ pub fn check(solver: &mut Solver, example: &Example) -> Row {
     Row {
         line: example.line,
         moves: notation::format(example.position.rules(), &example.moves),
-        expected: example.expected.label().to_string(),
-        solver: found.label().to_string(),
+        expected: example.expected,
+        solver: found,
         agree: found == example.expected,
         nodes: solution.nodes,
         micros: (solution.seconds * 1e6).round() as u64,
@@ -233,7 +236,7 @@ mod tests {
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].moves, "121212");
         assert!(rows[0].agree);
-        assert_eq!((rows[1].expected.as_str(), rows[1].agree), ("P2", false));
+        assert_eq!((rows[1].expected.label(), rows[1].agree), ("P2", false));
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

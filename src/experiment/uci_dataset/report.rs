@@ -52,7 +52,7 @@ pub fn markdown(rows: &[Row], lines: usize, run: Option<&RunInfo>, command: &str
          set's win, loss and draw are P1, P2 and Draw.",
         written_by(command)
     ));
-    let count = |label: &str| rows.iter().filter(|r| r.solver == label).count();
+    let count = |label: &str| rows.iter().filter(|r| r.solver.label() == label).count();
     doc.table(
         &[
             "lines checked",
@@ -111,8 +111,8 @@ pub fn markdown(rows: &[Row], lines: usize, run: Option<&RunInfo>, command: &str
                 vec![
                     row.line.to_string(),
                     format!("`{}`", row.moves),
-                    row.expected.clone(),
-                    row.solver.clone(),
+                    row.expected.label().to_string(),
+                    row.solver.label().to_string(),
                 ]
             }),
         );
@@ -126,13 +126,14 @@ pub fn markdown(rows: &[Row], lines: usize, run: Option<&RunInfo>, command: &str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::outcome::GameResult;
 
     fn row(line: usize, expected: &str, solver: &str) -> Row {
         Row {
             line,
             moves: "44444455".into(),
-            expected: expected.into(),
-            solver: solver.into(),
+            expected: GameResult::from_label(expected).unwrap(),
+            solver: GameResult::from_label(solver).unwrap(),
             agree: expected == solver,
             nodes: 1_000,
             micros: 2_000_000,

@@ -686,7 +686,9 @@ async fn the_page_is_served_from_the_binary() {
     for (path, kind, needle) in [
         ("/", "text/html", "<div id=\"board\""),
         ("/app.js", "text/javascript", "/api/move"),
+        ("/board.js", "text/javascript", "export function drawBoard"),
         ("/style.css", "text/css", ".cell.win"),
+        ("/favicon.ico", "image/svg+xml", "<svg"),
     ] {
         let response = reqwest::get(format!("{}{path}", server.base))
             .await

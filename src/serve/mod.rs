@@ -254,8 +254,7 @@ async fn run_clocks(state: Arc<AppState>) {
 fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(page::index))
-        .route("/app.js", get(page::script))
-        .route("/style.css", get(page::style))
+        .route("/{file}", get(page::file))
         .route("/api/state", get(api::state))
         .route("/api/solve", get(api::solve))
         .route("/api/move", get(api::bot_move))

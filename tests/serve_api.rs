@@ -688,6 +688,8 @@ async fn the_page_is_served_from_the_binary() {
         ("/app.js", "text/javascript", "/api/move"),
         ("/board.js", "text/javascript", "export function drawBoard"),
         ("/style.css", "text/css", ".cell.win"),
+        ("/quarto", "text/html", "<div id=\"q-board\""),
+        ("/quarto.js", "text/javascript", "/api/quarto/move"),
         ("/favicon.ico", "image/svg+xml", "<svg"),
     ] {
         let response = reqwest::get(format!("{}{path}", server.base))

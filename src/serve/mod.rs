@@ -254,6 +254,7 @@ async fn run_clocks(state: Arc<AppState>) {
 fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(page::index))
+        .route("/quarto", get(page::quarto))
         .route("/{file}", get(page::file))
         .route("/api/state", get(api::state))
         .route("/api/solve", get(api::solve))

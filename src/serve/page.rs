@@ -1,4 +1,4 @@
-//! The page: HTML, CSS, JavaScript modules and the icon built into the binary, so the server
+//! The pages: HTML, CSS, JavaScript modules and the icon built into the binary, so the server
 //! needs no files and no network.
 
 use axum::extract::Path;
@@ -15,7 +15,7 @@ const SVG: &str = "image/svg+xml";
 const ICON: &str = include_str!("page/favicon.svg");
 
 /// Every file under `/` but the pages themselves: its name, type and text.
-const FILES: [(&str, &str, &str); 10] = [
+const FILES: [(&str, &str, &str); 12] = [
     (
         "style.css",
         "text/css; charset=utf-8",
@@ -28,6 +28,8 @@ const FILES: [(&str, &str, &str); 10] = [
     ("chart.js", JS, include_str!("page/chart.js")),
     ("plan.js", JS, include_str!("page/plan.js")),
     ("rooms.js", JS, include_str!("page/rooms.js")),
+    ("quarto.js", JS, include_str!("page/quarto.js")),
+    ("pieces.js", JS, include_str!("page/pieces.js")),
     ("favicon.svg", SVG, ICON),
     ("favicon.ico", SVG, ICON),
 ];
@@ -46,9 +48,14 @@ fn sent(kind: &'static str, body: &'static str) -> Response {
         .into_response()
 }
 
-/// `GET /`: the game page.
+/// `GET /`: the Connect-k page.
 pub async fn index() -> Response {
     sent(HTML, include_str!("page/index.html"))
+}
+
+/// `GET /quarto`: the Quarto page.
+pub async fn quarto() -> Response {
+    sent(HTML, include_str!("page/quarto.html"))
 }
 
 /// `GET /{file}`: a script, the style sheet or the icon.
@@ -62,7 +69,7 @@ pub async fn file(Path(name): Path<String>, uri: Uri) -> Response {
 /// Any other path: a 404 with the API's error object.
 pub async fn not_found(uri: Uri) -> ApiError {
     ApiError::NotFound(format!(
-        "no page {}: the page is at /, the API under /api/",
+        "no page {}: the pages are / and /quarto, the API under /api/",
         uri.path()
     ))
 }

@@ -7,7 +7,7 @@
 import { svg } from "./common.js";
 
 const HEIGHT = 190;
-const MARGIN = { left: 62, right: 12, top: 14, bottom: 26 };
+const MARGIN = { left: 70, right: 12, top: 14, bottom: 26 };
 // Room between the labels and the first point.
 const INSET = 12;
 

@@ -4,7 +4,7 @@
 // canonical boards it reads. A student can watch the strategy win and see the rule that wins.
 "use strict";
 
-import { $, h, mark } from "./common.js";
+import { $, h, mark, other } from "./common.js";
 
 const PAPER = "https://arxiv.org/abs/2410.05551";
 
@@ -137,7 +137,7 @@ function marks(plan, hover) {
   const reply = plan.replies.find((r) => r.column === hover && r.answer);
   if (!reply) return [];
   return [
-    { col: reply.column, row: reply.row, kind: "plan-move", label: "your move" },
+    { col: reply.column, row: reply.row, kind: `plan-${other(plan.player).toLowerCase()}`, label: "your move" },
     { col: reply.answer.column, row: reply.answer.row, kind: `plan-${plan.player.toLowerCase()}`, label: `${plan.strategy}'s reply: ${reply.answer.rule}` },
   ];
 }

@@ -172,6 +172,7 @@ async fn the_pages_in_a_browser() {
                 Box::pin(focus_ring_and_values_are_readable(c, at)),
             ),
             ("phones", Box::pin(phones_never_scroll_sideways(c, at))),
+            ("screenshots", Box::pin(documentation_screenshots(c, at))),
         ];
         for (name, case) in all {
             case.await;
@@ -261,6 +262,7 @@ async fn whole_game_against_a_seeded_bot(client: &Client, base: &str) {
     assert!(text.starts_with(&format!("{winner} (")), "{text}");
     assert!(text.contains("made a line of 4 and wins"), "{text}");
     assert_eq!(ringed(client).await, sorted(&state["winning_cells"]));
+    screenshot(client, "game-over.png").await;
     let heard = run(
         client,
         "return document.getElementById('announce').textContent;",
@@ -508,7 +510,6 @@ async fn the_chart_has_a_point_per_ply_and_goes_there(client: &Client, base: &st
     .await;
     // 3: P1 threw a draw away; 4: P2 a win; 5: P1 a win (plain minimax agrees, tests/serve_api.rs).
     assert_eq!(mistakes, json!([3, 4, 5]));
-    screenshot(client, "connect4-analysis-desktop.png").await;
     click(client, "[data-testid=history-chart] .point[data-ply=\"3\"]").await;
     wait_moves(client, "332").await;
     // The game's end under perfect play from ply 3, as the API's value says.
@@ -891,23 +892,66 @@ async fn phones_never_scroll_sideways(client: &Client, base: &str) {
             "the ringed line is in view at {width} px"
         );
     }
+    client.set_window_size(1280, 1000).await.unwrap();
+}
+
+/// Connect Four with the analysis, its chart and the game's end, on a desktop and a phone, and
+/// Quarto on a phone, for the documentation (only when `CONNECTK_SCREENSHOTS` is set).
+async fn documentation_screenshots(client: &Client, base: &str) {
+    if browser::screenshot_dir().is_none() {
+        return;
+    }
+    let settled = "return !document.getElementById('thinking').classList.contains('busy') && \
+         !document.querySelector('.badge.thinking, .badge.pending') && \
+         document.querySelectorAll('[data-testid=history-chart] .point').length > 0;";
+    let game = "/?moves=4444332&analysis=1&end=1&opponent=hard&first=me&seed=1";
+    // A window tall enough for the board and the chart.
+    client.set_window_size(1280, 1180).await.unwrap();
+    open(client, base, game).await;
+    wait_for(client, settled, 90).await;
+    history_filled(client).await;
+    screenshot(client, "connect4-analysis-desktop.png").await;
     client.set_window_size(390, 844).await.unwrap();
-    open(
-        client,
-        base,
-        "/?moves=4444332&analysis=1&opponent=hard&first=me&seed=1",
-    )
-    .await;
+    open(client, base, game).await;
+    wait_for(client, settled, 90).await;
+    screenshot(client, "connect4-phone.png").await;
+    let quarto = "/quarto?size=3&attributes=4&moves=LTQH,a1:LSRF,a3:LSQH,b1:DSQF&analysis=1";
+    open(client, base, quarto).await;
     wait_for(
         client,
-        "return !document.getElementById('thinking').classList.contains('busy') &&          !document.querySelector('.badge.thinking, .badge.pending');",
+        "return !document.getElementById('thinking').classList.contains('busy') && \
+         document.querySelector('.q-value.win, .q-value.loss, .q-value.draw');",
         60,
     )
     .await;
-    screenshot(client, "connect4-phone.png").await;
-    open(client, base, "/quarto?size=4&moves=LSRF,b1:LTQH,a4:DSRF").await;
     screenshot(client, "quarto-phone.png").await;
     client.set_window_size(1280, 1000).await.unwrap();
+    open(client, base, quarto).await;
+    click(client, "[data-cell=\"c2\"]").await;
+    wait_for(
+        client,
+        "return !document.getElementById('thinking').classList.contains('busy') && \
+         document.querySelector('.q-piece .q-value.win, .q-piece .q-value.loss, .q-piece .q-value.draw');",
+        60,
+    )
+    .await;
+    screenshot(client, "quarto-analysis-desktop.png").await;
+}
+
+/// Waits (up to a minute) for the chart to know every position it will learn; the early 7x6
+/// positions may stay unknown past the budget, and the screenshot is taken all the same.
+async fn history_filled(client: &Client) {
+    for _ in 0..600 {
+        let left = run(
+            client,
+            "return document.querySelectorAll('[data-testid=history-chart] .point.unknown').length;",
+        )
+        .await;
+        if left == json!(0) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// The figures of `docs/page.md`: from a click to the bot's answer and to every column's

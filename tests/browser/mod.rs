@@ -236,6 +236,8 @@ pub fn screenshot_dir() -> Option<PathBuf> {
 /// Saves the window as `name` in the screenshot directory, when one was asked for.
 pub async fn screenshot(client: &Client, name: &str) {
     if let Some(dir) = screenshot_dir() {
+        // The last disc's drop and the first glow of a line are over by then.
+        tokio::time::sleep(Duration::from_millis(800)).await;
         std::fs::create_dir_all(&dir).unwrap();
         let png = client.screenshot().await.unwrap();
         std::fs::write(dir.join(name), png).unwrap();

@@ -383,7 +383,7 @@ async function refreshAnalysis() {
   drawEnd();
   drawHistory();
   if (open.length) await searchValues(open);
-  if (analysisOn) history_();
+  if (analysisOn) fillChart();
 }
 
 // The analysis of the position shown, drawn as its passes come in.
@@ -424,7 +424,7 @@ async function searchValues(open) {
 }
 
 // Fills in the chart's unknown positions, one request at a time, once the position is analysed.
-function history_() {
+function fillChart() {
   const generation = page.generation;
   const keys = page.line.map((_, p) => keyOf(page.line.slice(0, p))).concat([keyOf(page.line)]);
   fillHistory({

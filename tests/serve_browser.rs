@@ -733,6 +733,14 @@ async fn bad_addresses_still_give_a_board(client: &Client, base: &str) {
     }
     open(client, base, "/?width=10&moves=10,").await;
     wait_moves(client, "10,").await;
+    // A full board says "Draw" once.
+    open(client, base, "/?k=3&width=2&height=2&moves=1212").await;
+    let result = run(
+        client,
+        "return document.getElementById('result').textContent;",
+    )
+    .await;
+    assert_eq!(result, json!("Draw: the board is full."));
 }
 
 /// Columns past 9 by their number's digits, any column by arrows and Enter; the bot's move is
@@ -995,8 +1003,8 @@ async fn timings() {
     let _ = stop.send(());
 }
 
-/// Plays the game of `path` to `plies` plies, this screen clicking a column chosen by a fixed
-/// sequence, and returns the page's measures: (the bot's answers, the values settled), each as
+/// Plays the game of `path` to `plies` plies (or its end), this screen clicking a best column
+/// the analysis stars, and returns the page's measures: (the bot's answers, the values settled), each as
 /// (ply, milliseconds, settled).
 async fn timed_game(
     client: &Client,
@@ -1006,21 +1014,25 @@ async fn timed_game(
 ) -> (Vec<(u64, f64, bool)>, Vec<(u64, f64, bool)>) {
     open(client, base, path).await;
     let mut choice = 3usize;
-    let idle = "const t = document.getElementById('thinking'); const s = document.getElementById('status').textContent; \
-         return s.includes('your move') && !t.classList.contains('busy') && \
-         (document.getElementById('analysis').checked ? !document.querySelector('.badge.thinking, .badge.pending') : true);";
+    // Idle: this screen's turn, the bot and the analysis done; or the game over.
+    let idle = "if (!document.getElementById('result').hidden) return 'over'; \
+         const s = document.getElementById('status').textContent; \
+         return s.includes('your move') && !document.getElementById('thinking').classList.contains('busy') && \
+         !document.querySelector('.badge.thinking, .badge.pending') && 'idle';";
     loop {
-        wait_for(client, idle, 120).await;
+        let state = wait_for(client, idle, 120).await;
         let moves = notation(client).await;
-        if moves.len() >= plies
-            || !run(client, "return document.getElementById('result').hidden;")
-                .await
-                .as_bool()
-                .unwrap()
-        {
+        if state == json!("over") || moves.len() >= plies {
             break;
         }
-        let open_columns = run(client, "return [...document.querySelectorAll('.col:not(.full)')].map(c => Number(c.dataset.col));").await;
+        // A starred best move when there is one (so the game lasts), else one of a fixed
+        // sequence.
+        let open_columns = run(
+            client,
+            "const best = [...document.querySelectorAll('[data-testid=best-move]')].map(b => Number(b.dataset.col)); \
+             return best.length ? best : [...document.querySelectorAll('.col:not(.full)')].map(c => Number(c.dataset.col));",
+        )
+        .await;
         let open_columns = open_columns.as_array().unwrap();
         choice = (choice * 5 + 3) % 7;
         let column = open_columns[choice % open_columns.len()].as_u64().unwrap() as u32;
@@ -1073,7 +1085,8 @@ async fn timed_quarto(
     .await;
     let state = "const r = document.getElementById('result'); if (!r.hidden) return 'over'; \
          const s = document.getElementById('status').textContent; \
-         if (s.includes('thinking') || document.getElementById('thinking').classList.contains('busy')) return ''; \
+         if (s.includes('thinking') || document.getElementById('thinking').classList.contains('busy') || \
+             document.querySelector('.q-value.thinking')) return ''; \
          if (s.includes('choose')) return 'give'; if (s.includes('place')) return 'place'; return '';";
     for _ in 0..10 {
         match wait_for(client, state, 120).await.as_str().unwrap() {

@@ -686,7 +686,11 @@ async fn the_page_is_served_from_the_binary() {
     for (path, kind, needle) in [
         ("/", "text/html", "<div id=\"board\""),
         ("/app.js", "text/javascript", "/api/move"),
+        ("/board.js", "text/javascript", "export function drawBoard"),
         ("/style.css", "text/css", ".cell.win"),
+        ("/quarto", "text/html", "<div id=\"q-board\""),
+        ("/quarto.js", "text/javascript", "/api/quarto/move"),
+        ("/favicon.ico", "image/svg+xml", "<svg"),
     ] {
         let response = reqwest::get(format!("{}{path}", server.base))
             .await
@@ -699,4 +703,295 @@ async fn the_page_is_served_from_the_binary() {
         assert!(content_type.starts_with(kind), "{path}: {content_type}");
         assert!(response.text().await.unwrap().contains(needle), "{path}");
     }
+}
+
+/// The plan of a paper strategy is the move it makes: for each move P1 can make after "43" on
+/// misère 7x6, take-even's reply in the plan is `/api/move`'s answer, on top of P1's disc.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_plan_of_a_strategy_is_the_move_it_makes() {
+    let server = start(config()).await;
+    let base = &server.base;
+    let board = [
+        ("rules", "misere"),
+        ("strategy", "take-even"),
+        ("side", "P2"),
+    ];
+    let plan = get(
+        base,
+        "/api/plan",
+        &[&board[..], &[("moves", "43")]].concat(),
+    )
+    .await;
+    assert_eq!(plan["proof"], "Theorem 1, Corollary 1");
+    let replies = plan["replies"].as_array().unwrap();
+    assert_eq!(replies.len(), 7);
+    for reply in replies {
+        let column = reply["column"].as_u64().unwrap();
+        let answer = &reply["answer"];
+        assert_eq!(answer["column"], column, "{reply}");
+        assert_eq!(answer["row"], reply["row"].as_u64().unwrap() + 1, "{reply}");
+        assert!(answer["why"].as_str().unwrap().contains("even"), "{reply}");
+        let moves = format!("43{column}");
+        let played = get(
+            base,
+            "/api/move",
+            &[
+                ("rules", "misere"),
+                ("moves", &moves),
+                ("player", "take-even"),
+            ],
+        )
+        .await;
+        assert_eq!(played["column"], answer["column"]);
+    }
+    // Its move now, when it is to move.
+    let now = get(
+        base,
+        "/api/plan",
+        &[&board[..], &[("moves", "435")]].concat(),
+    )
+    .await;
+    assert_eq!(now["now"]["column"], 5);
+    for (query, start) in [
+        (
+            vec![("strategy", "take-odd")],
+            "unknown strategy \"take-odd\"",
+        ),
+        (
+            vec![("strategy", "take-even"), ("side", "P3")],
+            "side = \"P3\"",
+        ),
+        (vec![("strategy", "take-even")], "take-even does not apply"),
+        (vec![], "strategy is missing"),
+    ] {
+        let (status, body) = call("GET", base, "/api/plan", &query).await;
+        assert_eq!(status, 400, "{query:?}: {body}");
+        let message = body["error"].as_str().unwrap();
+        assert!(message.starts_with(start), "{query:?}: {message}");
+    }
+}
+
+/// The values of a Quarto turn's choices are the library's: each cell's is the best turn
+/// through it, each piece's the turn that hands it over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quarto_values_are_the_librarys() {
+    use connectk::quarto;
+    let server = start(config()).await;
+    let rules = quarto::Rules::new(3, 3, None, Variant::Misere, false).unwrap();
+    let board = [("size", "3"), ("attributes", "3"), ("rules", "misere")];
+    let record = "LSR a1:DTQ";
+    let (pos, _) = quarto::notation::parse(rules, record).unwrap();
+    let analysis = quarto::Solver::new(rules, 1 << 22)
+        .analyze(&pos, Depth::Strong)
+        .unwrap();
+    let me = pos.to_move();
+    // The library's value of a turn, from the position before it, as the API writes it.
+    let label = |v: connectk::Value| (v.result.label(), v.remoteness.map(|r| r + 1));
+    let best_through = |cell: &str| {
+        analysis
+            .turns
+            .iter()
+            .filter(|t| t.turn.place.map(|c| c.name(&rules)).as_deref() == Some(cell))
+            .map(|t| t.value)
+            .max_by_key(|v| {
+                quarto::values::rank(
+                    connectk::Value {
+                        remoteness: v.remoteness.map(|r| r + 1),
+                        ..*v
+                    },
+                    me,
+                )
+            })
+            .map(label)
+            .unwrap()
+    };
+    let answer = get(
+        base_of(&server),
+        "/api/quarto/solve",
+        &[&board[..], &[("moves", record)]].concat(),
+    )
+    .await;
+    assert_eq!(answer["complete"], true);
+    let cells = answer["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 8);
+    for cell in cells {
+        let name = cell["choice"].as_str().unwrap();
+        let (outcome, remoteness) = best_through(name);
+        assert_eq!(cell["outcome"], outcome, "{cell}");
+        assert_eq!(
+            cell["remoteness"].as_u64().map(|r| r as u32),
+            remoteness,
+            "{cell}"
+        );
+    }
+    let placed = get(
+        base_of(&server),
+        "/api/quarto/solve",
+        &[&board[..], &[("moves", record), ("place", "b2")]].concat(),
+    )
+    .await;
+    for piece in placed["pieces"].as_array().unwrap() {
+        let turn = format!("b2:{}", piece["choice"].as_str().unwrap());
+        let value = analysis
+            .turns
+            .iter()
+            .find(|t| quarto::notation::format_turn(&rules, t.turn) == turn)
+            .unwrap()
+            .value;
+        let (outcome, remoteness) = label(value);
+        assert_eq!(piece["outcome"], outcome, "{turn}");
+        assert_eq!(
+            piece["remoteness"].as_u64().map(|r| r as u32),
+            remoteness,
+            "{turn}"
+        );
+    }
+}
+
+fn base_of(server: &Running) -> &str {
+    &server.base
+}
+
+/// Quarto's players answer legal turns (perfect a best one when it knows them), a finished game
+/// names its line, and every bad input is a 400 with one line saying what is wrong.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quarto_players_and_bad_input() {
+    let server = start(config()).await;
+    let base = &server.base;
+    let small = [("size", "3"), ("attributes", "3")];
+    for player in ["random", "careful", "perfect"] {
+        let answer = get(
+            base,
+            "/api/quarto/move",
+            &[
+                &small[..],
+                &[("moves", "LSR a1:DTQ"), ("player", player), ("seed", "4")],
+            ]
+            .concat(),
+        )
+        .await;
+        assert_eq!(answer["complete"], true, "{answer}");
+        assert_eq!(answer["state"]["plies"], 3, "{answer}");
+    }
+    // Perfect's turn is one of the best the library finds.
+    let rules = connectk::quarto::Rules::new(3, 3, None, Variant::Normal, false).unwrap();
+    let (pos, _) = connectk::quarto::notation::parse(rules, "LSR a1:DTQ").unwrap();
+    let analysis = connectk::quarto::Solver::new(rules, 1 << 22)
+        .analyze(&pos, Depth::Strong)
+        .unwrap();
+    let rank = |v: connectk::Value| connectk::quarto::values::rank(v, pos.to_move());
+    let best = analysis.turns.iter().map(|t| rank(t.value)).max().unwrap();
+    for seed in ["1", "2", "3"] {
+        let query = [
+            &small[..],
+            &[
+                ("moves", "LSR a1:DTQ"),
+                ("player", "perfect"),
+                ("seed", seed),
+            ],
+        ]
+        .concat();
+        let answer = get(base, "/api/quarto/move", &query).await;
+        let chosen = analysis
+            .turns
+            .iter()
+            .find(|t| connectk::quarto::notation::format_turn(&rules, t.turn) == answer["turn"])
+            .unwrap();
+        assert_eq!(rank(chosen.value), best, "{answer}");
+    }
+    // P2 holds LTRF, light like a1, b1 and c1: perfect completes the row at d1.
+    let win = "LSRF a1:LSRH b1:LSQF c1:DTQH a2:LTRF";
+    let answer = get(
+        base,
+        "/api/quarto/move",
+        &[("moves", win), ("player", "perfect")],
+    )
+    .await;
+    assert_eq!(answer["turn"], "d1");
+    assert_eq!(answer["state"]["winner"], "P2");
+    assert_eq!(answer["state"]["line"], json!(["a1", "b1", "c1", "d1"]));
+    assert_eq!(answer["state"]["reason"], "line");
+    for (path, query, start) in [
+        (
+            "/api/quarto/state",
+            vec![("size", "5")],
+            "board size 5 is out of range",
+        ),
+        (
+            "/api/quarto/state",
+            vec![("attributes", "0"), ("criteria", "x")],
+            "0 attributes",
+        ),
+        (
+            "/api/quarto/state",
+            vec![("criteria", "fill,taste")],
+            "criterion \"taste\"",
+        ),
+        (
+            "/api/quarto/state",
+            vec![("moves", "LSRF a1:LSRF")],
+            "turn 2",
+        ),
+        (
+            "/api/quarto/state",
+            vec![("colour", "red")],
+            "unknown parameter \"colour\"",
+        ),
+        (
+            "/api/quarto/solve",
+            vec![("moves", "LSRF"), ("place", "e9")],
+            "no cell \"e9\"",
+        ),
+        (
+            "/api/quarto/solve",
+            vec![("moves", "LSRF a1:DTQH"), ("place", "a1")],
+            "place = \"a1\": cell a1 is taken",
+        ),
+        (
+            "/api/quarto/solve",
+            vec![("place", "a1")],
+            "place = \"a1\": no piece is in hand",
+        ),
+        ("/api/quarto/move", vec![], "player is missing"),
+        (
+            "/api/quarto/move",
+            vec![("player", "easy")],
+            "unknown player \"easy\"",
+        ),
+        (
+            "/api/quarto/move",
+            vec![("moves", &format!("{win} d1")), ("player", "random")],
+            "the game is over",
+        ),
+    ] {
+        let (status, body) = call("GET", base, path, &query).await;
+        assert_eq!(status, 400, "{path} {query:?}: {body}");
+        let message = body["error"].as_str().unwrap();
+        assert!(message.starts_with(start), "{path} {query:?}: {message}");
+        assert!(!message.contains('\n'), "one line: {message}");
+    }
+}
+
+/// A Quarto search within a budget too small for it says so, and leaves the values unknown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quarto_search_out_of_budget_says_so() {
+    let server = start(Config {
+        budget: Budget::nodes(200),
+        ..config()
+    })
+    .await;
+    let answer = get(&server.base, "/api/quarto/solve", &[("moves", "LSRF")]).await;
+    assert_eq!(answer["complete"], false);
+    assert!(answer["outcome"].is_null());
+    let cells = answer["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 16);
+    assert!(cells.iter().all(|c| c["outcome"].is_null()), "{answer}");
+    let bot = get(
+        &server.base,
+        "/api/quarto/move",
+        &[("moves", "LSRF"), ("player", "perfect")],
+    )
+    .await;
+    assert_eq!(bot["complete"], false);
+    assert_eq!(bot["state"]["plies"], 2);
 }

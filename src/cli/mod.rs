@@ -207,7 +207,7 @@ fn check_memory(option: &str, table: connectk::Mib, copies: usize) -> anyhow::Re
     let needed = (table.0 as u64).saturating_mul(copies as u64);
     if needed > memory {
         let each = if copies > 1 {
-            format!(" for each of {copies} workers")
+            format!(" for each of {copies} tables")
         } else {
             String::new()
         };

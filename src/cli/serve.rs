@@ -37,7 +37,8 @@ pub struct Args {
     /// 503 (the bound keeps a crowd of clients from filling the memory).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=4096))]
     queue: u16,
-    /// Table memory of each worker in MiB, at least 1 (the total is about workers times this).
+    /// Table memory of each worker in MiB, at least 1; a worker that has served Quarto holds a
+    /// second table of this size for it (the total is at most twice workers times this).
     #[arg(long, default_value_t = Mib(64), value_name = "MIB")]
     table_mb: Mib,
     /// Seconds one request's search may take; values not found by then are reported unknown.
@@ -135,7 +136,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.table_mb.0 == 0 {
         anyhow::bail!("--table-mb 0: give each worker a table of at least 1 MiB");
     }
-    super::check_memory("--table-mb", args.table_mb, config.workers)?;
+    // A Connect-k table and a Quarto table per worker.
+    super::check_memory("--table-mb", args.table_mb, 2 * config.workers)?;
     let files = (config.connections.max + config.sockets.max) as u64 + SPARE_FILES;
     ensure_open_files(files).with_context(|| {
         format!(

@@ -25,6 +25,7 @@ pub mod solver;
 pub mod split;
 pub mod sweep;
 pub mod symmetry;
+pub mod values;
 
 pub use board::Board;
 pub use piece::{Cell, Piece};

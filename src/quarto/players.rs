@@ -98,7 +98,7 @@ impl Player {
 
 /// The turns a careful player picks from: those that do not lose at once when some do not,
 /// and those that win at once when some do.
-fn careful(pos: &Position, turns: Vec<Turn>) -> Vec<Turn> {
+pub(crate) fn careful(pos: &Position, turns: Vec<Turn>) -> Vec<Turn> {
     let me = pos.to_move();
     let rules = *pos.rules();
     let after: Vec<(Turn, Position)> = turns

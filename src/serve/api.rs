@@ -23,6 +23,8 @@ use crate::engine::outcome::Player;
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::{Rules, Variant};
 use crate::solver::Depth;
+use crate::strategy::StrategyName;
+use crate::strategy::plan::Plan;
 use crate::strategy::table1::{Decider, deciders, predict};
 
 /// `GET /api/state`: the game after `moves`, as `connectk show --json` prints it.
@@ -244,6 +246,39 @@ pub async fn table1(RawQuery(query): RawQuery) -> Result<Json<Prediction>, ApiEr
             Vec::new()
         },
     }))
+}
+
+/// `GET /api/plan?strategy=NAME&side=P1|P2`: what the paper's strategy, playing `side` (by
+/// default the first side it can play), will do from the position: its move now, or its
+/// answer to each of the opponent's moves, each with the rule behind it.
+pub async fn plan(RawQuery(query): RawQuery) -> Result<Json<Plan>, ApiError> {
+    let params = Params::parse(
+        query.as_deref(),
+        &[&BOARD[..], &["strategy", "side"]].concat(),
+    )?;
+    let game = params.game()?;
+    let strategy: StrategyName = params
+        .text("strategy")
+        .ok_or_else(|| ApiError::BadRequest("strategy is missing: name one of the paper's".into()))?
+        .parse()
+        .map_err(ApiError::bad)?;
+    let rules = game.position.rules();
+    let side = match params.text("side") {
+        None => [Player::P1, Player::P2]
+            .into_iter()
+            .find(|&p| strategy.build(rules, p).is_ok())
+            .unwrap_or(Player::P1),
+        Some("P1") => Player::P1,
+        Some("P2") => Player::P2,
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "side = {other:?} is not a side: expected P1 or P2"
+            )));
+        }
+    };
+    let plan = crate::strategy::plan::plan(strategy, side, &game.position, &game.moves)
+        .map_err(ApiError::bad)?;
+    Ok(Json(plan))
 }
 
 /// A player the page can offer.

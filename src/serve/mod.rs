@@ -15,6 +15,7 @@ mod guard;
 mod listen;
 mod page;
 mod pool;
+mod quarto;
 mod query;
 mod rate;
 mod rooms;
@@ -39,6 +40,7 @@ pub use error::ApiError;
 pub use guard::{MAX_HEADER_BYTES, MAX_URI_BYTES};
 pub use listen::ConnLimits;
 pub use pool::{Pool, PoolError};
+pub use quarto::{ChoiceValue, QuartoMove, QuartoState, QuartoValues};
 pub use rooms::{EndReason, Ending, Limits, RoomView, SeatView};
 pub use socket::{SocketLimits, Ticket};
 
@@ -252,13 +254,17 @@ async fn run_clocks(state: Arc<AppState>) {
 fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(page::index))
-        .route("/app.js", get(page::script))
-        .route("/style.css", get(page::style))
+        .route("/quarto", get(page::quarto))
+        .route("/{file}", get(page::file))
         .route("/api/state", get(api::state))
         .route("/api/solve", get(api::solve))
         .route("/api/move", get(api::bot_move))
         .route("/api/table1", get(api::table1))
         .route("/api/players", get(api::players))
+        .route("/api/plan", get(api::plan))
+        .route("/api/quarto/state", get(quarto::state))
+        .route("/api/quarto/solve", get(quarto::solve))
+        .route("/api/quarto/move", get(quarto::bot_move))
         .route("/api/rooms", post(socket::create))
         .route("/api/rooms/{id}", get(socket::view))
         .route("/api/rooms/{id}/join", post(socket::join))

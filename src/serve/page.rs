@@ -1,19 +1,42 @@
-//! The game page: HTML, CSS and JavaScript built into the binary, so the server needs no files
-//! and no network.
+//! The pages: HTML, CSS, JavaScript modules and the icon built into the binary, so the server
+//! needs no files and no network.
 
+use axum::extract::Path;
 use axum::http::{StatusCode, Uri, header};
-use axum::response::IntoResponse;
+use axum::response::{IntoResponse, Response};
 
 use super::error::ApiError;
 
-/// The page's three files.
-const INDEX: &str = include_str!("page/index.html");
-const SCRIPT: &str = include_str!("page/app.js");
-const STYLE: &str = include_str!("page/style.css");
+const HTML: &str = "text/html; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+
+/// The icon, also at the address browsers ask for when a page names none.
+const ICON: &str = include_str!("page/favicon.svg");
+
+/// Every file under `/` but the pages themselves: its name, type and text.
+const FILES: [(&str, &str, &str); 12] = [
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("page/style.css"),
+    ),
+    ("app.js", JS, include_str!("page/app.js")),
+    ("common.js", JS, include_str!("page/common.js")),
+    ("board.js", JS, include_str!("page/board.js")),
+    ("analysis.js", JS, include_str!("page/analysis.js")),
+    ("chart.js", JS, include_str!("page/chart.js")),
+    ("plan.js", JS, include_str!("page/plan.js")),
+    ("rooms.js", JS, include_str!("page/rooms.js")),
+    ("quarto.js", JS, include_str!("page/quarto.js")),
+    ("pieces.js", JS, include_str!("page/pieces.js")),
+    ("favicon.svg", SVG, ICON),
+    ("favicon.ico", SVG, ICON),
+];
 
 /// What every page file is sent with: its type, and no caching, so a new server's page is
 /// never mixed with an old one's script.
-fn file(kind: &'static str, body: &'static str) -> impl IntoResponse {
+fn sent(kind: &'static str, body: &'static str) -> Response {
     (
         StatusCode::OK,
         [
@@ -22,27 +45,31 @@ fn file(kind: &'static str, body: &'static str) -> impl IntoResponse {
         ],
         body,
     )
+        .into_response()
 }
 
-/// `GET /`.
-pub async fn index() -> impl IntoResponse {
-    file("text/html; charset=utf-8", INDEX)
+/// `GET /`: the Connect-k page.
+pub async fn index() -> Response {
+    sent(HTML, include_str!("page/index.html"))
 }
 
-/// `GET /app.js`.
-pub async fn script() -> impl IntoResponse {
-    file("text/javascript; charset=utf-8", SCRIPT)
+/// `GET /quarto`: the Quarto page.
+pub async fn quarto() -> Response {
+    sent(HTML, include_str!("page/quarto.html"))
 }
 
-/// `GET /style.css`.
-pub async fn style() -> impl IntoResponse {
-    file("text/css; charset=utf-8", STYLE)
+/// `GET /{file}`: a script, the style sheet or the icon.
+pub async fn file(Path(name): Path<String>, uri: Uri) -> Response {
+    match FILES.iter().find(|(n, _, _)| *n == name) {
+        Some(&(_, kind, body)) => sent(kind, body),
+        None => not_found(uri).await.into_response(),
+    }
 }
 
 /// Any other path: a 404 with the API's error object.
 pub async fn not_found(uri: Uri) -> ApiError {
     ApiError::NotFound(format!(
-        "no page {}: the page is at /, the API under /api/",
+        "no page {}: the pages are / and /quarto, the API under /api/",
         uri.path()
     ))
 }

@@ -1,4 +1,4 @@
-//! The bounded solving pool: a fixed number of worker threads, each with its own solver and
+//! The bounded solving pool: a fixed number of worker threads, each with its own solvers and
 //! bounded tables, fed by a bounded queue, so that no number of clients can make the server
 //! search more at once or hold more memory than its configuration allows.
 
@@ -9,11 +9,22 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::oneshot;
 
+use crate::quarto;
 use crate::solver::{Book, Mib, Solver};
 
-/// One piece of work for a worker's solver, with the signal raised when its asker has gone.
+/// What a worker keeps from job to job: its Connect-k solver, and its Quarto solver, made (with
+/// a table of the same size) at its first Quarto job.
+struct Bench {
+    solver: Solver,
+    quarto: Option<quarto::Solver>,
+}
+
+/// What a job does with a worker's solvers, told the job's cancel signal.
+type Work = Box<dyn FnOnce(&mut Bench, &Arc<AtomicBool>) + Send>;
+
+/// One piece of work for a worker's solvers, with the signal raised when its asker has gone.
 struct Job {
-    work: Box<dyn FnOnce(&mut Solver) + Send>,
+    work: Work,
     cancel: Arc<AtomicBool>,
 }
 
@@ -59,6 +70,8 @@ pub struct Pool {
     sender: SyncSender<Job>,
     workers: usize,
     queue: usize,
+    /// Each worker's table size, for the Quarto solvers made on demand.
+    table: Mib,
 }
 
 impl Pool {
@@ -87,6 +100,7 @@ impl Pool {
             sender,
             workers,
             queue,
+            table,
         }
     }
 
@@ -102,12 +116,47 @@ impl Pool {
         &self,
         job: impl FnOnce(&mut Solver) -> T + Send + 'static,
     ) -> Result<T, PoolError> {
+        self.submit(move |bench, _| job(&mut bench.solver)).await
+    }
+
+    /// Runs `job` on a worker's Quarto solver, made for `rules` at the worker's first Quarto
+    /// job (it adapts to other rules itself), as [`Pool::run`] does: the job's searches stop
+    /// when the asker goes away.
+    ///
+    /// # Errors
+    /// As [`Pool::run`].
+    pub async fn run_quarto<T: Send + 'static>(
+        &self,
+        rules: quarto::Rules,
+        job: impl FnOnce(&mut quarto::Solver) -> T + Send + 'static,
+    ) -> Result<T, PoolError> {
+        let table = self.table;
+        self.submit(move |bench, cancel| {
+            let solver = bench
+                .quarto
+                .get_or_insert_with(|| quarto::Solver::new(rules, table.bytes()));
+            solver.set_cancel(Some(Arc::clone(cancel)));
+            let answer = job(solver);
+            // The next job starts with no limits of this one's.
+            solver.set_cancel(None);
+            solver.set_deadline(None);
+            solver.set_node_limit(u64::MAX);
+            answer
+        })
+        .await
+    }
+
+    /// Queues `work` and waits for its answer; see [`Pool::run`].
+    async fn submit<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut Bench, &Arc<AtomicBool>) -> T + Send + 'static,
+    ) -> Result<T, PoolError> {
         let (tell, answer) = oneshot::channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let job = Job {
-            work: Box::new(move |solver| {
+            work: Box::new(move |bench, cancel| {
                 // The asker may have gone (a closed page); the answer is then simply dropped.
-                let _ = tell.send(job(solver));
+                let _ = tell.send(work(bench, cancel));
             }),
             cancel: Arc::clone(&cancel),
         };
@@ -134,11 +183,15 @@ fn work(receiver: &Mutex<Receiver<Job>>, threads: usize, table: Mib, books: &[Ar
         let solver = Solver::new(table)
             .with_one_row_memory(table)
             .with_threads(threads);
-        books
+        let solver = books
             .iter()
-            .fold(solver, |solver, book| solver.with_book(Arc::clone(book)))
+            .fold(solver, |solver, book| solver.with_book(Arc::clone(book)));
+        Bench {
+            solver,
+            quarto: None,
+        }
     };
-    let mut solver = fresh();
+    let mut bench = fresh();
     loop {
         // The lock is held only while waiting for the next job, never while running it.
         let next = receiver.lock().map(|r| r.recv());
@@ -146,13 +199,13 @@ fn work(receiver: &Mutex<Receiver<Job>>, threads: usize, table: Mib, books: &[Ar
         if job.cancel.load(Ordering::Relaxed) {
             continue;
         }
-        solver.set_cancel(Some(job.cancel));
-        let work = job.work;
-        if catch_unwind(AssertUnwindSafe(|| work(&mut solver))).is_err() {
-            // The solver may be half-way through an update; start over with a clean one.
-            solver = fresh();
+        bench.solver.set_cancel(Some(Arc::clone(&job.cancel)));
+        let (work, cancel) = (job.work, job.cancel);
+        if catch_unwind(AssertUnwindSafe(|| work(&mut bench, &cancel))).is_err() {
+            // A solver may be half-way through an update; start over with clean ones.
+            bench = fresh();
         }
-        solver.set_cancel(None);
+        bench.solver.set_cancel(None);
     }
 }
 

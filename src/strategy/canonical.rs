@@ -43,8 +43,13 @@ pub struct Board {
 }
 
 impl Board {
-    /// The rightmost empty cell.
-    fn last(&self) -> usize {
+    /// The leftmost empty cell (0-based column).
+    pub fn first(&self) -> usize {
+        self.first
+    }
+
+    /// The rightmost empty cell (0-based column).
+    pub fn last(&self) -> usize {
         self.first + self.empty - 1
     }
 
@@ -145,6 +150,15 @@ fn tiers(total_odd: bool) -> &'static [&'static [(Kind, bool)]] {
 /// assert_eq!(canonical_move(&row, P1), Ok(0));
 /// ```
 pub fn canonical_move(row: &[Option<Player>], me: Player) -> Result<usize, String> {
+    canonical_choice(row, me).map(|(_, cell)| cell)
+}
+
+/// The board the canonical-board play for `me` picks on `row`, and its cell in it (see
+/// [`canonical_move`]).
+///
+/// # Errors
+/// As [`canonical_move`].
+pub fn canonical_choice(row: &[Option<Player>], me: Player) -> Result<(Board, usize), String> {
     let boards = boards(row, me)?;
     let total: usize = boards.iter().map(|b| b.empty).sum();
     tiers(total % 2 == 1)
@@ -154,7 +168,7 @@ pub fn canonical_move(row: &[Option<Player>], me: Player) -> Result<usize, Strin
                 .iter()
                 .find(|b| tier.contains(&(b.kind, b.empty % 2 == 1)))
         })
-        .and_then(Board::prescribed)
+        .and_then(|board| board.prescribed().map(|cell| (*board, cell)))
         .ok_or_else(|| {
             let seen: Vec<String> = boards.iter().map(Board::to_string).collect();
             format!("no board of the priority order among {}", seen.join(" "))

@@ -3,6 +3,7 @@
 mod canonical;
 mod delayed_take_even;
 mod pairing;
+pub mod plan;
 pub mod table1;
 mod take_even;
 mod tally;

@@ -45,7 +45,7 @@ impl Pairing {
 
 /// The other half of the pair holding column `c` (0-based), or `None` for the single
 /// rightmost cell of an odd width.
-fn partner(c: u32, width: u32) -> Option<u32> {
+pub(super) fn partner(c: u32, width: u32) -> Option<u32> {
     let other = c ^ 1;
     (other < width).then_some(other)
 }

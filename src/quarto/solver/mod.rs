@@ -4,6 +4,8 @@
 mod search;
 mod table;
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::{Depth, GameResult, Value};
@@ -14,9 +16,10 @@ use super::rules::Rules;
 pub use search::Score;
 use search::Search;
 
-/// The search stopped at its node limit before it knew the answer.
+/// The search stopped before it knew the answer: at its node limit, or at the deadline or
+/// signal of [`Solver::set_stop`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the search stopped at its limit of {limit} nodes: allow more nodes")]
+#[error("the search stopped before it knew the answer (its limit is {limit} nodes): allow more")]
 pub struct Unfinished {
     /// The node limit.
     pub limit: u64,
@@ -79,6 +82,33 @@ impl Solver {
         self
     }
 
+    /// Makes every later solve stop once it has searched `limit` positions (it then returns
+    /// [`Unfinished`]); `u64::MAX` for none.
+    pub fn set_node_limit(&mut self, limit: u64) {
+        self.search.limit = limit;
+    }
+
+    /// Makes every later solve give up (returning [`Unfinished`]) at `deadline`; `None`
+    /// removes it.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.search.stop.deadline = deadline;
+    }
+
+    /// Makes every later solve give up (returning [`Unfinished`]) once `cancel` is raised (a
+    /// server's client went away); `None` removes the signal.
+    pub fn set_cancel(&mut self, cancel: Option<Arc<AtomicBool>>) {
+        self.search.stop.cancel = cancel;
+    }
+
+    /// Whether the signal of [`Solver::set_cancel`] is raised.
+    pub fn cancelled(&self) -> bool {
+        self.search
+            .stop
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
     /// The rules this solver's tables are for.
     pub fn rules(&self) -> &Rules {
         self.search.rules()
@@ -88,8 +118,11 @@ impl Solver {
     fn fit(&mut self, pos: &Position) {
         if self.search.rules() != pos.rules() {
             let limit = self.search.limit;
+            // A new table, the same limits.
+            let stop = std::mem::take(&mut self.search.stop);
             self.search = Search::new(*pos.rules(), self.table_bytes);
             self.search.limit = limit;
+            self.search.stop = stop;
         }
     }
 
@@ -131,9 +164,22 @@ impl Solver {
                 score
             };
         }
-        let sign = if self.score(pos, 0, 1) >= 1 {
+        let top = self.search.win_at(pos.plies() + 1);
+        self.exact_by(depth, top, |s, alpha, beta| s.score(pos, alpha, beta))
+    }
+
+    /// The exact score (or its sign) that `score` searches within a window, of a game that
+    /// goes on and whose scores lie within `-top..=top`: the sign by two null windows, then
+    /// the remoteness by bisection (see [`Solver::exact`]).
+    fn exact_by(
+        &mut self,
+        depth: Depth,
+        top: Score,
+        mut score: impl FnMut(&mut Solver, Score, Score) -> Score,
+    ) -> Score {
+        let sign = if score(self, 0, 1) >= 1 {
             1
-        } else if self.score(pos, -1, 0) <= -1 {
+        } else if score(self, -1, 0) <= -1 {
             -1
         } else {
             0
@@ -141,18 +187,70 @@ impl Solver {
         if depth == Depth::Weak || sign == 0 {
             return sign;
         }
-        let top = self.search.win_at(pos.plies() + 1);
         let (mut low, mut high) = if sign > 0 { (1, top) } else { (-top, -1) };
         while low < high && !self.search.aborted {
             let mid = low + (high - low) / 2;
-            let score = self.score(pos, mid, mid + 1);
-            if score <= mid {
-                high = score;
+            let found = score(self, mid, mid + 1);
+            if found <= mid {
+                high = found;
             } else {
-                low = score;
+                low = found;
             }
         }
         low
+    }
+
+    /// The value for the side to move of `pos`, which holds a piece, of placing it on `cell`
+    /// and then handing over the best piece (remoteness counted from `pos`).
+    ///
+    /// # Errors
+    /// [`Unfinished`] when the node limit or the stop ended the search.
+    ///
+    /// # Panics
+    /// When the side to move holds no piece or `cell` is taken.
+    pub fn placement(
+        &mut self,
+        pos: &Position,
+        cell: super::Cell,
+        depth: Depth,
+    ) -> Result<Value, Unfinished> {
+        self.fit(pos);
+        let piece = pos.hand().expect("a piece to place");
+        let ends = Turn {
+            place: Some(cell),
+            give: None,
+        };
+        if pos.play(ends).is_ok() {
+            // The placement ends the game: nothing is handed over.
+            return self.turn(pos, ends, depth);
+        }
+        assert!(pos.board().occupied() & cell.bit() == 0, "cell is empty");
+        let board = pos.board().with(cell, piece);
+        let threats = board.threats(pos.rules());
+        let top = self.search.win_at(pos.plies() + 1);
+        let (score, _, _) = self.measured(|s| {
+            s.exact_by(depth, top, |s, alpha, beta| {
+                s.search.give(&board, &threats, alpha, beta)
+            })
+        })?;
+        Ok(value_of(pos, score, depth))
+    }
+
+    /// The value for the side to move of `pos` of playing `turn` (remoteness counted from
+    /// `pos`).
+    ///
+    /// # Errors
+    /// [`Unfinished`] when the node limit or the stop ended the search.
+    ///
+    /// # Panics
+    /// When `turn` is not legal in `pos`.
+    pub fn turn(&mut self, pos: &Position, turn: Turn, depth: Depth) -> Result<Value, Unfinished> {
+        let child = pos.play(turn).expect("a legal turn");
+        let value = self.solve(&child, depth)?.value;
+        Ok(Value {
+            remoteness: value.remoteness.map(|r| r + 1),
+            ..value
+        })
     }
 
     /// Runs `f` with fresh counters and reports its nodes, time, and whether it finished.
@@ -252,5 +350,61 @@ fn score_for(pos: &Position, value: &Value) -> Score {
         GameResult::Win(p) if p == next => magnitude,
         GameResult::Win(_) => -magnitude,
         GameResult::Draw => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+    use crate::quarto::notation;
+
+    /// On 3x3 boards with three attributes, both rules: placing on a cell is worth the best
+    /// turn through that cell, as the full analysis finds it.
+    #[test]
+    fn a_placement_is_worth_its_best_turn() {
+        for variant in [Variant::Normal, Variant::Misere] {
+            let rules = Rules::new(3, 3, None, variant, false).unwrap();
+            let (pos, _) = notation::parse(rules, "LSR a1:DTQ b2:LTR").unwrap();
+            let mut solver = Solver::new(rules, 1 << 20);
+            let analysis = solver.analyze(&pos, Depth::Strong).unwrap();
+            let me = pos.to_move();
+            for cell in super::super::piece::bits_of(pos.empty_cells()) {
+                let cell = super::super::Cell::from_index(cell);
+                let best = analysis
+                    .turns
+                    .iter()
+                    .filter(|t| t.turn.place == Some(cell))
+                    .map(|t| t.value)
+                    .max_by_key(|v| -score_for(&pos, v));
+                let mut best = best.unwrap();
+                best.remoteness = best.remoteness.map(|r| r + 1);
+                let placed = solver.placement(&pos, cell, Depth::Strong).unwrap();
+                assert_eq!(placed, best, "{variant:?} {me} on {cell:?}");
+            }
+            for t in &analysis.turns {
+                let value = solver.turn(&pos, t.turn, Depth::Strong).unwrap();
+                let remoteness = t.value.remoteness.map(|r| r + 1);
+                assert_eq!(
+                    (value.result, value.remoteness),
+                    (t.value.result, remoteness)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_passed_deadline_or_a_raised_signal_stops_the_search() {
+        let rules = Rules::standard();
+        let pos = Position::new(rules);
+        let mut solver = Solver::new(rules, 1 << 20);
+        solver.set_deadline(Some(Instant::now()));
+        assert!(solver.solve(&pos, Depth::Weak).is_err());
+        solver.set_deadline(None);
+        solver.set_cancel(Some(Arc::new(AtomicBool::new(true))));
+        assert!(solver.cancelled() && solver.solve(&pos, Depth::Weak).is_err());
+        solver.set_cancel(None);
+        let small = Rules::new(2, 2, None, Variant::Normal, false).unwrap();
+        assert!(solver.solve(&Position::new(small), Depth::Strong).is_ok());
     }
 }

@@ -8,6 +8,10 @@
 //! they are boards alone (the pieces left follow from the board), so their canonical keys
 //! are cheap and they are where different orders of turns meet.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
 use crate::Variant;
 
 use super::super::board::{Board, Threats};
@@ -27,6 +31,30 @@ pub type Score = i32;
 /// placed: from 4 to 5 empty cells, 3% and 20% more nodes, about the same time.)
 const STORE_MIN_EMPTY: u32 = 5;
 
+/// The search looks at its deadline and its signal once every this many nodes: a few
+/// microseconds of search, so a stop is late by no more than that.
+const STOP_CHECK_NODES: u64 = 1 << 12;
+
+/// When a search gives up besides its node limit.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Stop {
+    /// Give up at this instant.
+    pub(super) deadline: Option<Instant>,
+    /// Give up once this is raised.
+    pub(super) cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Stop {
+    /// Whether the deadline has passed or the signal is raised.
+    fn reached(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+}
+
 /// The search's state: rules, tables and counters.
 pub struct Search {
     rules: Rules,
@@ -36,8 +64,12 @@ pub struct Search {
     pub nodes: u64,
     /// Stop (and mark the search aborted) once `nodes` passes this.
     pub limit: u64,
-    /// Whether the node limit stopped the search; its scores are then meaningless.
+    /// Whether the node limit (or the stop) stopped the search; its scores are then
+    /// meaningless.
     pub aborted: bool,
+    /// When to give up besides the node limit: a deadline and a signal raised from outside
+    /// (a server's client that went away), looked at every [`STOP_CHECK_NODES`] nodes.
+    pub(super) stop: Stop,
     /// For each set of attribute values that complete a line somewhere (bit `2 * attribute
     /// + value`, as [`Threats::values`]), the pieces that have none of them: the safe ones.
     safe: [u16; 256],
@@ -53,6 +85,7 @@ impl Search {
             nodes: 0,
             limit: u64::MAX,
             aborted: false,
+            stop: Stop::default(),
             safe: std::array::from_fn(|values| {
                 bits_of(rules.all_pieces())
                     .filter(|&p| (0..4).all(|i| values >> (2 * i + (p >> i & 1)) & 1 == 0))
@@ -147,7 +180,8 @@ impl Search {
         mut beta: Score,
     ) -> Score {
         self.nodes += 1;
-        if self.nodes > self.limit {
+        let stopped = self.nodes.is_multiple_of(STOP_CHECK_NODES) && self.stop.reached();
+        if self.nodes > self.limit || stopped || self.aborted {
             self.aborted = true;
             return 0;
         }

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::notation;
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::position::Position;
 use crate::engine::rules::{MAX_K, Rules, Topology, Variant};
@@ -9,6 +10,8 @@ use crate::solver::Solver;
 use crate::strategy::StrategyName;
 use crate::strategy::table1;
 use crate::verify::{Claim, Rulebook, Verdict, verify_under};
+
+use super::one_row::{self, MoveClaim};
 
 /// Which heights a case covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,6 +80,15 @@ pub enum Check {
         #[serde(default)]
         opponent_cannot_lose: bool,
     },
+    /// Claims about single moves of a one-row k = 2 board (the paper's section E): after each
+    /// claim's line, its moves give its value, and the other moves what it says.
+    Moves {
+        /// The claims, checked in order.
+        claims: Vec<MoveClaim>,
+    },
+    /// Table II on a one-row k = 2 board: every play of every position, for each side, named by
+    /// the templates, changes the tally as the table says.
+    TableTwo,
 }
 
 /// One claim of the paper and where it is checked.
@@ -232,7 +244,7 @@ impl Case {
                 );
                 let refutation = (!holds).then(|| {
                     let line = solver.principal_variation(&Position::new(rules));
-                    crate::engine::notation::format(rules, &line)
+                    notation::format(rules, &line)
                 });
                 vec![row(None, holds, detail, refutation)]
             }
@@ -278,7 +290,7 @@ impl Case {
                                     "{positions} positions, longest game {longest_game} plies"
                                 );
                                 if *corollary_1_bound {
-                                    detail.push_str(&format!(", bound {bound}"));
+                                    detail.push_str(&bound_reached(longest_game, bound));
                                 }
                                 row(Some(player), within && exact, detail, None)
                             }
@@ -290,12 +302,29 @@ impl Case {
                                 Some(player),
                                 false,
                                 format!("{positions} positions: {reason}"),
-                                Some(crate::engine::notation::format(rules, &line)),
+                                Some(notation::format(rules, &line)),
                             ),
                         }
                     })
                     .collect()
             }
+            Check::Moves { claims } => one_row::check_all_moves(rules, claims, solver)
+                .into_iter()
+                .map(|f| row(f.player, f.holds, f.detail, f.refutation))
+                .collect(),
+            Check::TableTwo => one_row::check_table_2_both(rules)
+                .into_iter()
+                .map(|f| row(f.player, f.holds, f.detail, f.refutation))
+                .collect(),
         }
+    }
+}
+
+/// Corollary 1's bound beside the longest game: whether the strategy's opponent can reach it.
+fn bound_reached(longest_game: u32, bound: u32) -> String {
+    match bound.checked_sub(longest_game) {
+        Some(0) => format!(", bound {bound} (reached)"),
+        Some(short) => format!(", bound {bound} ({short} short of it)"),
+        None => format!(", bound {bound} (passed)"),
     }
 }

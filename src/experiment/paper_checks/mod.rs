@@ -2,6 +2,7 @@
 //! every board of its range, with a CSV row per board and player and a Markdown summary.
 
 mod case;
+mod one_row;
 mod report;
 
 use rayon::prelude::*;
@@ -11,6 +12,7 @@ use crate::solver::Mib;
 use crate::solver::Solver;
 
 pub use case::{Case, CaseRow, Check, Heights, Side, Widths};
+pub use one_row::MoveClaim;
 pub use report::{fails_a_claim, publish, summary};
 
 /// Transposition table per worker for the solver cases: the boards of the claims file have at

@@ -1,11 +1,11 @@
 //! When a loss comes that one of the opponent's strategies proves: the strategy bounds of
-//! [`super::expand`] and [`super::base_pairs`] give the winner every cell of some line, and the
+//! [`crate::solver::search::expand`] and [`super::base_pairs`] give the winner every cell of some line, and the
 //! game is over by the time that line's last empty cell is filled.
 
 use crate::engine::bits::Bits;
 use crate::engine::position::Position;
 
-use super::score::Score;
+use crate::solver::score::Score;
 
 /// How late the mover's loss can come, as an upper bound on its score, when a strategy of the
 /// winner's (the owner of `discs`) gives it every empty cell of `cells` as the game goes on,
@@ -14,7 +14,7 @@ use super::score::Score;
 /// the game over, by the ply that fills the last of its empty cells, when the cells above that
 /// one in its column are still empty. If every empty cell of the line has at least `above`
 /// empty cells over it, the game ends at least `above` plies before the board is full, so the
-/// mover scores at most `-(1 + above)` (see [`super::score::loss_at`]).
+/// mover scores at most `-(1 + above)` (see [`crate::solver::score::loss_at`]).
 ///
 /// Returns that bound for the line with the largest `above`, or [`Score::MAX`] when no line
 /// gives a bound at most `enough` (when `enough` is -1 or more: when there is no line). Rows

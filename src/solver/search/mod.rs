@@ -1,5 +1,11 @@
 //! Negamax alpha-beta search over one bit type.
 
+mod busy;
+pub(super) mod expand;
+mod order;
+mod probe;
+mod table;
+
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::OnceLock;
@@ -14,12 +20,12 @@ use crate::engine::rules::{Rules, Variant};
 
 use super::Depth;
 use super::book::Book;
-use super::busy::Busy;
-use super::expand::{Expansion, bound_by_strategies, expand};
-use super::order::{MoveOrder, Ranked, ThreatsAfter};
-use super::probe::{OutcomeOrder, ScoreSearch};
 use super::score::Score;
-use super::table::{Learned, NEAR_LEAF_EMPTY, Tables, near_leaf};
+use busy::Busy;
+use expand::{Expansion, bound_by_strategies, expand};
+use order::{MoveOrder, Ranked, ThreatsAfter};
+use probe::{OutcomeOrder, ScoreSearch};
+use table::{Learned, NEAR_LEAF_EMPTY, Tables, near_leaf};
 
 /// Under misère rules, nodes with at least this many empty cells try an enhanced transposition
 /// cutoff first: one table probe per child is cheap next to the subtrees it can save, but not
@@ -245,7 +251,7 @@ struct Slot<B> {
 ///
 /// Sound because an upper bound `u` on the child's score (from the child's side) means the
 /// move scores at least `-u` for the mover. The bounds are 0, a loss at most a column's height
-/// before the end (see [`super::dated_loss::latest_loss`]) or none, so only windows with `beta` up
+/// before the end (see [`super::bounds::dated_loss::latest_loss`]) or none, so only windows with `beta` up
 /// to the height can be cut off. `list` holds the moves to search, which never complete a line
 /// (the expansion settles those nodes), so each child is a position without a line; a child
 /// with a full board is a draw, which the search scores itself. Moves are tried in the list's

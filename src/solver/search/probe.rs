@@ -23,7 +23,7 @@
 
 use crate::engine::rules::Variant;
 
-use super::score::{Achievable, Score};
+use crate::solver::score::{Achievable, Score};
 
 /// Far questions that cost fewer nodes than this are asked before the sign: below it a
 /// question is negligible next to any search worth the name.

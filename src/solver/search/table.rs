@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicU64, fence};
 use crate::engine::bits::Bits;
 use crate::engine::position::Position;
 
-use super::memory::{Mib, table_memory};
-use super::score::Score;
+use crate::solver::memory::{Mib, table_memory};
+use crate::solver::score::Score;
 
 /// No lower bound known.
 const NO_LOWER: i16 = i16::MIN;

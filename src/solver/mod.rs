@@ -3,7 +3,8 @@
 //! This file is the front door ([`Solver`]); behind it, `search/` is the alpha-beta search,
 //! `bounds/` the bounds that the strategies of the paper and of Allis prove, `book/` the
 //! opening books, and `others/` the solvers beside the search (one-row boards, a reference
-//! for standard Connect Four, plain minimax for tests).
+//! for standard Connect Four, plain minimax for tests). docs/solver.md has the measurements
+//! behind the search's constants and orders.
 
 pub mod book;
 mod bounds;

@@ -284,6 +284,7 @@ mod tests {
         /// Along a random game on a small board, under each set of rules, wherever the bound
         /// holds, plain minimax agrees.
         #[test]
+        #[ignore = "slow: plain minimax along random games (12 s); run by .ci/run with --ignored"]
         fn the_bound_never_contradicts_plain_minimax(
             board in prop::sample::select(vec![
                 (3, 4, 4), (3, 5, 3), (4, 5, 4), (4, 6, 4), (3, 4, 5), (4, 5, 5), (4, 7, 3),
@@ -303,6 +304,7 @@ mod tests {
         /// The same on cylinders: the pairing argument counts cells, and the layout's lines
         /// are the cylinder's.
         #[test]
+        #[ignore = "slow: plain minimax along random games (8 s); run by .ci/run with --ignored"]
         fn the_bound_never_contradicts_plain_minimax_on_cylinders(
             board in prop::sample::select(vec![
                 (3, 4, 4), (3, 5, 3), (4, 4, 4), (3, 3, 4), (2, 4, 3), (3, 6, 3), (4, 3, 5),

@@ -543,6 +543,7 @@ mod tests {
 
         /// Along a random game on a small board, wherever the bound holds, plain minimax agrees.
         #[test]
+        #[ignore = "slow: plain minimax along random games (30 s); run by .ci/run with --ignored"]
         fn the_delayed_take_even_bound_never_contradicts_plain_minimax(
             board in prop::sample::select(vec![
                 (2, 4, 3), (3, 4, 3), (3, 5, 3), (4, 5, 3), (3, 6, 3), (2, 6, 1), (3, 8, 1),
@@ -622,6 +623,7 @@ mod tests {
         /// The same on cylinders, whose bottom row is a ring guarded by
         /// [`pairing::ring_reserved_cells_needed`].
         #[test]
+        #[ignore = "slow: plain minimax along random games (26 s); run by .ci/run with --ignored"]
         fn the_delayed_take_even_bound_never_contradicts_plain_minimax_on_cylinders(
             board in prop::sample::select(vec![
                 (2, 4, 3), (3, 4, 3), (3, 5, 3), (4, 5, 3), (3, 6, 3), (2, 6, 1), (3, 8, 1),

@@ -2,7 +2,11 @@
 //!
 //! The crate reads from the ground up: [`engine`](crate::Position) (rules, positions, lines),
 //! the solver ([`Solver`]), the paper's [`strategy`] players and their checker ([`verify`]),
-//! the [`arena`] where players meet, and the [`experiment`]s that write `results/`.
+//! the [`arena`] where players meet, and the [`analysis`] of a game's positions: the research
+//! core, which is all that `connectk = { default-features = false }` compiles. Features add the
+//! layers above it: `experiments` (the sweeps and reports that write `results/`), `quarto`
+//! (the second line game), `serve` (the web server) and `cli` (the `connectk` binary, which
+//! needs them all; the default).
 //!
 //! ```
 //! use connectk::{notation, GameResult, Mib, Player, Rules, Solver, Variant};
@@ -19,11 +23,15 @@ mod solver;
 
 pub mod analysis;
 pub mod arena;
-pub mod experiment;
-pub mod quarto;
-pub mod serve;
 pub mod strategy;
 pub mod verify;
+
+#[cfg(feature = "experiments")]
+pub mod experiment;
+#[cfg(feature = "quarto")]
+pub mod quarto;
+#[cfg(feature = "serve")]
+pub mod serve;
 
 pub use engine::bits::Bits;
 pub use engine::layout::Symmetry;

@@ -129,6 +129,7 @@ fn check_every_entry(book: &Book, brute: &mut Brute, complete: bool) {
 }
 
 #[test]
+#[ignore = "slow: builds complete 5x4 books and brute-forces them (67 s); run by .ci/run with --ignored"]
 fn complete_books_of_5x4_hold_the_brute_force_values() {
     for variant in [Variant::Normal, Variant::Misere] {
         let rules = Rules::new(4, 5, 4, variant).unwrap();
@@ -144,6 +145,7 @@ fn complete_books_of_5x4_hold_the_brute_force_values() {
 }
 
 #[test]
+#[ignore = "slow: builds player books and checks every position of their trees (63 s); run by .ci/run with --ignored"]
 fn player_books_hold_a_best_move_for_every_position_their_player_meets() {
     for variant in [Variant::Normal, Variant::Misere] {
         let rules = Rules::new(4, 5, 4, variant).unwrap();
@@ -210,6 +212,7 @@ fn a_perfect_player_never_leaves_its_tree_of_outcomes() {
 /// further holds only the moves of positions whose mover does not lose, and every entry is
 /// brute force's.
 #[test]
+#[ignore = "slow: builds a book of hints and brute-forces it (55 s); run by .ci/run with --ignored"]
 fn a_book_of_hints_settles_every_move_to_its_plies() {
     const PLIES: u32 = 6;
     for variant in [Variant::Normal, Variant::Misere] {
@@ -291,6 +294,7 @@ fn a_book_of_outcomes_is_played_from_without_searching_for_the_fastest_end() {
 }
 
 #[test]
+#[ignore = "slow: builds books and solves with and without them (24 s); run by .ci/run with --ignored"]
 fn solves_with_a_book_give_the_values_of_solves_without() {
     for variant in [Variant::Normal, Variant::Misere] {
         let rules = Rules::new(4, 5, 4, variant).unwrap();
@@ -562,6 +566,7 @@ fn reachable_entries(book: &Book) -> Vec<Reached> {
 /// better than the entry), and a sample of the entries whose moves the book does not hold (the
 /// ends of its trees, where the induction starts) agrees with a fresh solve.
 #[test]
+#[ignore = "slow: solves a sample of the committed books (48 s); run by .ci/run with --ignored"]
 fn committed_books_agree_with_the_solver_on_a_sample() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("books");
     let mut checked_books = 0;

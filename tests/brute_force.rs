@@ -102,6 +102,7 @@ fn check_empty_board(rules: Rules) -> Result<(), String> {
 }
 
 #[test]
+#[ignore = "slow: brute force on every empty board up to 12 cells (23 s); run by .ci/run with --ignored"]
 fn empty_board_values_match_brute_force_on_every_board_up_to_12_cells() {
     let all = all_small_rules();
     // 35 boards; the sum of (max(w,h) + 1) over them is 239, times two variants.
@@ -212,6 +213,7 @@ proptest! {
     /// Boards of 13 to 16 cells, where the solver's parity rules (the follow-up bound) have room
     /// to act: 4x4, 5x3, 8x2 and the like.
     #[test]
+    #[ignore = "slow: brute force on boards of 13 to 16 cells (53 s); run by .ci/run with --ignored"]
     fn random_positions_on_boards_of_13_to_16_cells_match_brute_force(
         (rules, choices) in small_game(13, 16)
     ) {
@@ -260,6 +262,7 @@ fn one_solver_kept_across_misere_positions_finds_every_outcome() {
 /// window before asking whether they win sooner (`root_refutes_as_outcome` in the search): a
 /// move that wins too must still be searched in the question's own window.
 #[test]
+#[ignore = "slow: every position of the first plies of four boards, brute-forced (71 s); run by .ci/run with --ignored"]
 fn exact_scores_of_late_wins_match_brute_force() {
     let mut checked = 0;
     let mut late_wins = 0;

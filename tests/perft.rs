@@ -16,7 +16,7 @@ fn standard_board_counts_match_oeis_a212693_to_ply_10() {
 
 /// About 20 s and 420 MB in release on a shared 2-core machine: run with `--ignored`.
 #[test]
-#[ignore = "slow: about 20 s and 420 MB in release"]
+#[ignore = "slow: positions to ply 12 (20 s, 420 MB); run by .ci/run with --ignored"]
 fn standard_board_counts_match_oeis_a212693_at_plies_11_and_12() {
     let counts = positions_by_ply::<u64>(Rules::standard(), 12).unwrap();
     assert_eq!(counts, A212693);

@@ -64,6 +64,7 @@ fn every_position_of_the_small_variations_matches_plain_minimax() {
 }
 
 #[test]
+#[ignore = "slow: plain minimax at every turn of Quarto games (29 s); run by .ci/run with --ignored"]
 fn analysis_values_every_turn_as_plain_minimax_does() {
     for rules in [
         rules(3, 2, None, Variant::Misere, false),

@@ -84,6 +84,10 @@ fn run_sample(selection: Selection, what: &str, at_least: usize) {
     not(uci_data),
     ignore = "the UCI data set is not at ../shared/data/uci-connect-4"
 )]
+#[cfg_attr(
+    uci_data,
+    ignore = "slow: 2,048 positions weak-solved (about 7 min); run by .ci/run with --ignored"
+)]
 fn weak_solver_agrees_with_2048_lines_of_the_uci_connect_4_data_set() {
     let _alone = SOLVING.lock().unwrap_or_else(|e| e.into_inner());
     let runs = Selection::new(8_445, 0, 256).unwrap();
@@ -96,6 +100,10 @@ fn weak_solver_agrees_with_2048_lines_of_the_uci_connect_4_data_set() {
 #[cfg_attr(
     not(uci_data),
     ignore = "the UCI data set is not at ../shared/data/uci-connect-4"
+)]
+#[cfg_attr(
+    uci_data,
+    ignore = "slow: 2,048 positions weak-solved (about 7 min); run by .ci/run with --ignored"
 )]
 fn weak_solver_agrees_with_every_33rd_line_of_the_uci_connect_4_data_set() {
     let _alone = SOLVING.lock().unwrap_or_else(|e| e.into_inner());

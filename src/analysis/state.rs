@@ -8,8 +8,8 @@ use crate::engine::position::Position;
 /// Where a game stands: the board, whose turn it is, and for a finished game how it ended.
 ///
 /// Cells are given twice: as `[column, row]` pairs in connectk's own convention (column 0 at
-/// the left, row 0 at the bottom), and as the flat indices of the game service of seed 002,
-/// `row * width + column` with row 0 at the top.
+/// the left, row 0 at the bottom), and as flat indices `row * width + column` with row 0 at
+/// the top, as web game services number a board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameState {
     /// `normal` or `misere`.

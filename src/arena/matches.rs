@@ -41,8 +41,8 @@ pub struct GameRecord {
     /// The cells of the completed line, as `column:row` from 0 at the bottom left,
     /// space-separated (empty for a full board).
     pub winning_cells: String,
-    /// The same cells as flat indices `row * width + column` with row 0 at the top, as the
-    /// game service of seed 002 numbers them, space-separated.
+    /// The same cells as flat indices `row * width + column` with row 0 at the top, as web
+    /// game services number a board, space-separated.
     pub winning_indices: String,
     /// For a game with a player that proves its moves (`perfect`): `best` when each of its
     /// moves was proven the fastest win or slowest loss, `value` when some were proven only

@@ -116,6 +116,7 @@ impl FromStr for PlayerName {
     }
 }
 
+#[cfg(feature = "cli")]
 impl clap::ValueEnum for PlayerName {
     fn value_variants<'a>() -> &'a [PlayerName] {
         PlayerName::all()

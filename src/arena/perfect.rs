@@ -301,10 +301,7 @@ const BOOK_ROUNDS: u32 = 4;
 /// each later move must be proven afresh: a misère 7x6 first player that left its tree at
 /// ply 2 spent up to 54 s proving one position lost, which in the tree the book answers at once.
 /// One round is not enough where the book also holds every position of the first plies: there
-/// every move's replies are in it, and only a deeper look tells the tree's move from the others
-/// (misère 7x6, `hard` against `perfect` as P2, 100 games, seeds 1 and 2: 50.8 s and 48.2 s
-/// wall, the slowest move 2.6 s and 3.4 s, with one round; 0.11 s and 0.10 s, the slowest move
-/// 27 ms and 6 ms, with four).
+/// every move's replies are in it, and only a deeper look tells the tree's move from the others.
 fn within_book(book: Option<&Book>, pos: &Position, moves: Vec<Column>) -> Vec<Column> {
     let Some(book) = book else { return moves };
     let mut chosen = moves;

@@ -631,9 +631,7 @@ impl<B: Bits> Layout<B> {
 
 /// The mirror image of a set of cells on the standard 7x6 board (7 columns of 7 bits): each
 /// column moved by a constant shift, which the compiler turns into a few masks and shifts
-/// (3-4% quicker searches on 7x6 than the loop with the stride read at run time: Pons's
-/// Begin-Medium set, first 100 lines exact, 1 thread pinned, 5 pairs: A/B wall 0.969; 14 misère
-/// positions of ply 9, outcome only: 0.956).
+/// (quicker than the loop with the stride read at run time).
 #[inline(always)]
 fn mirror_7x6<B: Bits>(bits: B) -> B {
     const WIDTH: u32 = 7;

@@ -106,6 +106,7 @@ impl FromStr for Topology {
     }
 }
 
+#[cfg(feature = "cli")]
 impl clap::ValueEnum for Topology {
     fn value_variants<'a>() -> &'a [Topology] {
         &Topology::ALL

@@ -9,7 +9,8 @@ use super::position::{Position, Turn};
 use super::solver::Solver;
 
 /// The players by name, for the command line and reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Kind {
     /// Uniformly random legal turns.
     Random,

@@ -58,10 +58,7 @@ impl FromStr for Mib {
 ///
 /// The memory comes zeroed from the system (bytemuck's [`bytemuck::zeroed_vec`] allocates with
 /// `alloc_zeroed`, which a large allocation gets as fresh pages), so nothing is written here:
-/// a page costs only when the search first touches it. A first solve of 16 k nodes in a fresh
-/// process, six runs on the development machine: 6-39 ms with 64 MiB and 50-55 ms with 1 GiB,
-/// against 7-111 ms and 70-2,235 ms when every entry was written up front (the worst cases are
-/// the kernel compacting memory for the huge pages, which a first touch can still meet).
+/// a page costs only when the search first touches it.
 pub(crate) fn table_memory<T: Zeroable>(len: usize) -> Vec<T> {
     let entries = bytemuck::zeroed_vec(len);
     advise_huge_pages(&entries);

@@ -1,22 +1,18 @@
 //! Exact solving: the value of any position under perfect play, for both variants.
+//!
+//! This file is the front door ([`Solver`]); behind it, `search/` is the alpha-beta search,
+//! `bounds/` the bounds that the strategies of the paper and of Allis prove, `book/` the
+//! opening books, and `others/` the solvers beside the search (one-row boards, a reference
+//! for standard Connect Four, plain minimax for tests). docs/solver.md has the measurements
+//! behind the search's constants and orders.
 
-pub(crate) mod base_pairs;
 pub mod book;
-mod busy;
-mod dated_loss;
-mod expand;
+mod bounds;
 mod keeping;
 pub(crate) mod memory;
-mod order;
-pub(crate) mod pairing;
-#[cfg(test)]
-mod plain;
-mod probe;
-pub mod reference;
+mod others;
 mod score;
 mod search;
-mod strip;
-mod table;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -32,9 +28,10 @@ use crate::engine::rules::Rules;
 pub use book::Book;
 pub use keeping::Keeping;
 pub use memory::{Mib, MibError};
+pub use others::reference;
+use others::strip::StripSolver;
 pub use score::{Score, Value};
 use search::Search;
-use strip::StripSolver;
 
 /// Default transposition table size for one solver.
 pub const DEFAULT_TABLE: Mib = Mib(256);

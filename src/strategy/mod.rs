@@ -235,6 +235,7 @@ impl From<StrategyName> for String {
     }
 }
 
+#[cfg(feature = "cli")]
 impl clap::ValueEnum for StrategyName {
     fn value_variants<'a>() -> &'a [StrategyName] {
         &StrategyName::ALL

@@ -3,6 +3,7 @@
 //! Each test crate uses only part of this module, so unused items are allowed here.
 #![allow(dead_code)]
 
+#[cfg(feature = "cli")]
 pub mod binary;
 pub mod brute;
 pub mod replay;

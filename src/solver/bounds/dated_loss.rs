@@ -1,11 +1,11 @@
 //! When a loss comes that one of the opponent's strategies proves: the strategy bounds of
-//! [`super::expand`] and [`super::base_pairs`] give the winner every cell of some line, and the
+//! [`crate::solver::search::expand`] and [`super::base_pairs`] give the winner every cell of some line, and the
 //! game is over by the time that line's last empty cell is filled.
 
 use crate::engine::bits::Bits;
 use crate::engine::position::Position;
 
-use super::score::Score;
+use crate::solver::score::Score;
 
 /// How late the mover's loss can come, as an upper bound on its score, when a strategy of the
 /// winner's (the owner of `discs`) gives it every empty cell of `cells` as the game goes on,
@@ -14,7 +14,7 @@ use super::score::Score;
 /// the game over, by the ply that fills the last of its empty cells, when the cells above that
 /// one in its column are still empty. If every empty cell of the line has at least `above`
 /// empty cells over it, the game ends at least `above` plies before the board is full, so the
-/// mover scores at most `-(1 + above)` (see [`super::score::loss_at`]).
+/// mover scores at most `-(1 + above)` (see [`crate::solver::score::loss_at`]).
 ///
 /// Returns that bound for the line with the largest `above`, or [`Score::MAX`] when no line
 /// gives a bound at most `enough` (when `enough` is -1 or more: when there is no line). Rows
@@ -52,9 +52,7 @@ pub fn line_low_enough<B: Bits>(pos: &Position<B>, discs: B, cells: B, above: u3
 /// loss before the last ply will do, and its line is the quickest of the strategy's conditions
 /// to rule out: it is looked for at once, and `None` means the strategy is of no use. From -1
 /// up (the windows of an outcome) it is looked for last, only when the rest holds, as before
-/// bounds told the ply of a loss (the same nodes; on 39 misère 7x6 positions of ply 9, outcome
-/// only, against the search before bounds told it: 1.040 of its time looking at once, 1.015
-/// this way, farm-bench 3 pairs each).
+/// bounds told the ply of a loss.
 pub fn loss_when_needed(enough: Score, loss: impl Fn() -> Score) -> Option<impl Fn() -> Score> {
     let early = if enough < -1 {
         match loss() {

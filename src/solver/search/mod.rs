@@ -1,5 +1,11 @@
 //! Negamax alpha-beta search over one bit type.
 
+mod busy;
+pub(super) mod expand;
+mod order;
+mod probe;
+mod table;
+
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::OnceLock;
@@ -14,27 +20,20 @@ use crate::engine::rules::{Rules, Variant};
 
 use super::Depth;
 use super::book::Book;
-use super::busy::Busy;
-use super::expand::{Expansion, bound_by_strategies, expand};
-use super::order::{MoveOrder, Ranked, ThreatsAfter};
-use super::probe::{OutcomeOrder, ScoreSearch};
 use super::score::Score;
-use super::table::{Learned, NEAR_LEAF_EMPTY, Tables, near_leaf};
+use busy::Busy;
+use expand::{Expansion, bound_by_strategies, expand};
+use order::{MoveOrder, Ranked, ThreatsAfter};
+use probe::{OutcomeOrder, ScoreSearch};
+use table::{Learned, NEAR_LEAF_EMPTY, Tables, near_leaf};
 
 /// Under misère rules, nodes with at least this many empty cells try an enhanced transposition
 /// cutoff first: one table probe per child is cheap next to the subtrees it can save, but not
-/// near the leaves. (24 random misère 7x6 positions at plies 8 and 10, outcome only, 1 thread,
-/// 256 MiB: 493 M nodes and 82 s at 12, 667 M and 102 s at 18, with the earlier misère move
-/// ordering; with the current one, on plies 10 and 12, 14 and 16 were within noise of 12.)
+/// near the leaves.
 const ETC_MIN_EMPTY_MISERE: u32 = 12;
 
 /// The same under normal rules, where the probes pay off only higher up: normal games end
-/// sooner, so a subtree near the leaves is smaller than in misère. (1 thread, 64 MiB tables,
-/// exact scores, mean per position over two runs, 12 against 18: Pons's Begin-Medium, first
-/// 100 lines, 98.9 ms against 92.2 ms; Middle-Medium, 300 lines, 2.58 ms against 2.42 ms;
-/// outcome only, 1,000 lines: 10.5 ms against 10.2 ms and 0.50 ms against 0.49 ms; the empty
-/// 7x6 board, 2 threads, 1 GiB, 4 pairs in turn: exact 11.5 s against 11.3 s, outcome 6.5 s
-/// against 6.0 s. 21 and 24 were slower again.)
+/// sooner, so a subtree near the leaves is smaller than in misère.
 const ETC_MIN_EMPTY_NORMAL: u32 = 18;
 
 // The cutoff probes children with one empty cell fewer than the node in the large table.
@@ -43,10 +42,8 @@ const _: () = assert!(ETC_MIN_EMPTY_NORMAL > NEAR_LEAF_EMPTY);
 
 /// Nodes with at least this many empty cells, in the windows of an outcome and the one next
 /// to it (see [`Search::node`]), look for a strategy cutoff (see [`strategy_cutoff`]) before
-/// searching. It cuts off about a third of the nodes with 8 to 16 empty cells that try it (UCI
-/// lines 53,249-53,398), fewer higher up; below 6 the bounds cost about what the small
-/// subtrees they save do. (UCI lines 53,249-53,848, 2 workers, 16 MiB: 24.9 s wall at 2,
-/// 25.1 s at 4, 24.8 s at 6, 25.4 s at 8, 25.7 s at 10.)
+/// searching. It cuts off about a third of the nodes with 8 to 16 empty cells that try it,
+/// fewer higher up; below 6 the bounds cost about what the small subtrees they save do.
 const STRATEGY_CUTOFF_MIN_EMPTY: u32 = 6;
 
 /// Nodes with at least this many empty cells mark themselves busy while they search, and put
@@ -137,8 +134,8 @@ impl<B: Bits> Hint<B> {
     /// when exactly one column holds an odd number of discs and its top disc is the
     /// opponent's, that disc. A game in which the side to move has answered every move on top
     /// (the second player's winning plan under misère rules) leaves exactly that, and without
-    /// the guess the root searches the edge columns first: misère 7x6 after "3" took 207 s to
-    /// weak-solve that way (249 million nodes), against the 0.3 s of the answer on top.
+    /// the guess the root searches the edge columns first, which can cost a thousand times
+    /// the nodes.
     fn root(pos: &Position<B>) -> Hint<B> {
         let odd_tops = pos.playable() & !pos.layout().odd_rows();
         let above_last =
@@ -164,17 +161,8 @@ impl<B: Bits> Hint<B> {
 /// move must then be shown not to win sooner. For a move that does not win at all, "it does
 /// not win" says as much and is far cheaper to prove, as the opponent's strategy bounds cut
 /// off in an outcome's windows only (see [`Search::node`]); for one that wins too, the
-/// outcome search is wasted. Normal 7x6, exact, against the window's search alone: the empty
-/// board, 1 thread, 512 MiB, 113.8 M nodes -> 81.5 M for the value (17.3 s -> 13.4 s),
-/// 141.6 M -> 96.7 M with the best moves; 2 threads, time 0.82 for the value (farm-bench, 5
-/// pairs, 10.3 s -> 8.4 s), 0.78 with the best moves (4 pairs, 11.7 s -> 9.2 s). Pons's
-/// Middle-Medium (300 lines), Begin-Medium (100) and Begin-Hard (20), 1 thread, 64 MiB: within
-/// 0.2% of the nodes; time 1.009 on Middle-Medium (1,000 lines, 7 pairs) and 1.004 on
-/// Begin-Medium (5 pairs). Not under misère rules, where a won position often has several
-/// winning moves (40 misère 7x6 positions of ply 9: 7% more nodes, one of them twice its cost
-/// with three other winning moves); nor for later wins (`alpha` up to 4: 3.5% more nodes on
-/// Middle-Medium, 2.7% on Begin-Hard); nor below the root, for too little (`alpha` 1 or 2 at
-/// every node with at least 30 empty cells: Begin-Medium 1.6% fewer nodes, time 0.995).
+/// outcome search is wasted. Not under misère rules, where a won position often has several
+/// winning moves; nor for later wins; nor below the root, where it gains too little.
 fn root_refutes_as_outcome<B: Bits>(pos: &Position<B>, window: Window) -> bool {
     pos.rules().variant() == Variant::Normal && (1..=2).contains(&window.alpha)
 }
@@ -245,7 +233,7 @@ struct Slot<B> {
 ///
 /// Sound because an upper bound `u` on the child's score (from the child's side) means the
 /// move scores at least `-u` for the mover. The bounds are 0, a loss at most a column's height
-/// before the end (see [`super::dated_loss::latest_loss`]) or none, so only windows with `beta` up
+/// before the end (see [`super::bounds::dated_loss::latest_loss`]) or none, so only windows with `beta` up
 /// to the height can be cut off. `list` holds the moves to search, which never complete a line
 /// (the expansion settles those nodes), so each child is a position without a line; a child
 /// with a full board is a draw, which the search scores itself. Moves are tried in the list's
@@ -374,8 +362,7 @@ impl<B: Bits> Search<B> {
         // "is it a win?" answered below zero is a loss, "is it a loss?" answered above zero a
         // win. Under misère rules the one likelier to be answered "yes" goes first (see
         // `OutcomeOrder`); under normal rules "is it a win?", as draws are common there and
-        // need both questions in either order (the misère order took 10% more nodes on the
-        // first 300 lines of Pons's Middle-Medium, outcome only).
+        // need both questions in either order.
         let plies = pos.plies();
         let misere = pos.rules().variant() == Variant::Misere;
         let sign = if misere && self.outcome_order.loss_first(plies) {
@@ -417,9 +404,7 @@ impl<B: Bits> Search<B> {
     /// position searched side by side keep every core on work of its own, where the helpers of
     /// one root search ([`Search::negamax`]) repeat much of each other's. A thread that finds
     /// none left to start joins a search still under way, as a helper would, and the first to
-    /// finish a position stops the others on it. (Misère 7x6 hints, every column's outcome
-    /// from plies 0-16 of 40 random games, 2 threads: 21% less wall time than one root search
-    /// after another.)
+    /// finish a position stops the others on it.
     pub fn score_each(
         &mut self,
         positions: &[Position<B>],
@@ -600,12 +585,7 @@ impl<B: Bits> Search<B> {
         // windows of an outcome (beta 0 or 1) look, and those at beta -2, of the question next
         // to it on the losing side: does the mover lose no earlier than the last ply it could
         // lose on (the second question of the exact normal 7x6: "can the first player win
-        // before ply 41?"). Measured against beta 0 or 1 only, 1 thread: the empty normal 7x6
-        // exact, 512 MiB, 128.3 M nodes -> 113.8 M, time 0.949 (farm-bench, 3 pairs); Pons's
-        // Begin-Medium (100 lines) and Middle-Medium (300) exact, 64 MiB, 0.994 and 1.012, 1.6%
-        // and 1.3% fewer nodes. Every beta <= 1 (one run each): Begin-Medium 9.7% fewer nodes
-        // but 4.5% more time; -4 to 1: 5.6% fewer, 6% more time. Since the bounds date losses,
-        // Begin-Medium from beta -3: time 0.986 (3 pairs), from -5: 1.023.
+        // before ply 41?"). Wider ranges of beta save nodes but cost more time than they save.
         let strategies_tried =
             pos.empty_cells() >= STRATEGY_CUTOFF_MIN_EMPTY && (-2..=1).contains(&window.beta);
         if let Some(score) = self.cutoff(pos, children.as_ref(), window.beta, strategies_tried) {
@@ -681,10 +661,8 @@ impl<B: Bits> Search<B> {
         hint: Hint<B>,
         window: Window,
     ) -> ControlFlow<Score, (B, Window)> {
-        // The strategies' bounds date a loss (see `dated_loss::latest_loss`), so they may fail low in any
-        // window, not only in an outcome's: against trying them at `alpha >= -1` only, Pons's
-        // Begin-Medium (100 lines), Middle-Medium (300) and Begin-Hard (20), exact, 1 thread,
-        // 64 MiB: 71.6 M -> 66.4 M nodes, 5.24 M -> 5.10 M, 127.4 M -> 113.9 M.
+        // The strategies' bounds date a loss (see `dated_loss::latest_loss`), so they may
+        // fail low in any window, not only in an outcome's.
         match expand(
             pos,
             their_threats,
@@ -783,10 +761,7 @@ impl<B: Bits> Search<B> {
     /// score at least `beta`.
     ///
     /// The strategy bounds first: they read only the position, while the table probes may
-    /// still wait on the children's buckets, which then have longer to arrive. Against the
-    /// other order (1 thread, 64 MiB, farm-bench 4 pairs, the same nodes within 0.0001%):
-    /// misère 7x6 positions of plies 9 and 10 (79), outcome, time 0.970; Pons's Begin-Medium,
-    /// 100 lines, exact, 0.985.
+    /// still wait on the children's buckets, which then have longer to arrive.
     #[inline(always)]
     fn cutoff(
         &self,

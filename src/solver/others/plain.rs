@@ -10,7 +10,7 @@ use crate::engine::outcome::GameResult;
 use crate::engine::position::Position;
 use crate::engine::rules::Rules;
 
-use super::score::{Score, loss_at, win_at};
+use crate::solver::score::{Score, loss_at, win_at};
 
 /// The exact score of a position for the side to move (see [`Score`]), remembering the
 /// scores of the positions it meets in `memo`.

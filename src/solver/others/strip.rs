@@ -16,7 +16,7 @@
 //! bounds it proves for each. Two static bounds settle many forms at once: a player with no
 //! open window left can never make a line, and under misère rules a player who can pair up
 //! empty cells so that each of its open windows holds a whole pair can avoid making one
-//! ([`super::pairing`]).
+//! ([`crate::solver::bounds::pairing`]).
 //!
 //! It settles one-row boards that the main search cannot: misère Connect 2 on 36 cells by
 //! search, and misère rows for k >= 3 of any width at their first node, by the pairing bound.
@@ -41,8 +41,8 @@ use crate::engine::outcome::Cell;
 use crate::engine::position::Position;
 use crate::engine::rules::{Rules, Variant};
 
-use super::pairing::{self, EMPTY, MINE, THEIRS};
-use super::score::{Score, Value};
+use crate::solver::bounds::pairing::{self, EMPTY, MINE, THEIRS};
+use crate::solver::score::{Score, Value};
 
 /// A position in reduced form, from the point of view of the side to move.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -617,7 +617,7 @@ mod tests {
 
     use super::*;
     use crate::engine::outcome::GameResult;
-    use crate::solver::plain::{plain_sign, positions_along};
+    use crate::solver::others::plain::{plain_sign, positions_along};
 
     #[test]
     fn the_form_limit_gives_up_without_an_answer() {

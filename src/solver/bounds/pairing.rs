@@ -1,6 +1,6 @@
 //! Pairing strategies for avoiding a line on one row, the misère bound shared by the one-row
-//! solver ([`super::strip`]) and the delayed take-even bound of the main search
-//! ([`super::expand`]).
+//! solver ([`crate::solver::others::strip`]) and the delayed take-even bound of the main search
+//! ([`crate::solver::search::expand`]).
 //!
 //! A player guards a row with a set of disjoint pairs of empty cells and at most one empty cell
 //! it reserves (never fills), such that each window of the row still open for it (k cells

@@ -24,7 +24,7 @@ pub struct Ranked<B> {
 /// The empty cells that would complete a line of the mover's after each of a node's moves,
 /// for the moves whose cells the expansion has already computed (under misère rules it needs
 /// them to see which moves lose at the next turn), so that the ordering does not scan the
-/// lines again (40 random misère 7x6 positions at ply 10, outcome only: 1.7% less time).
+/// lines again.
 pub struct ThreatsAfter<B> {
     /// By the bit index of the move.
     cells: Box<[B; 128]>,
@@ -135,46 +135,23 @@ impl<B: Bits> MoveOrder<B> {
     /// columns fill up in pairs, so it is the threats of the right parity that zugzwang lets
     /// their owner cash in. A threat directly above a playable cell counts once more: the
     /// opponent can no longer play in that column, which narrows its choices at once (the
-    /// weighting of Steininger's solver `c4` puts such threats first too; here 11% fewer nodes
-    /// on Pons's Begin-Medium and Middle-Medium sets and on normal 7x6 after "4444"). A threat
-    /// the opponent must block at once (on a playable cell) counts half of that more: among
-    /// moves otherwise equal, the forcing one first, whose reply is forced and cheap to search.
-    /// (Against no such term, 1 thread: Pons's Begin-Medium (100 lines), Middle-Medium (300)
-    /// and Begin-Hard (20), exact, 64 MiB, 66.4 M -> 60.2 M nodes, 5.10 M -> 4.84 M, 113.9 M ->
-    /// 105.4 M; the first two outcome only 5.10 M -> 4.76 M and 1.00 M -> 0.96 M; the empty
-    /// 7x6 board, 512 MiB, exact 78.1 M -> 73.0 M, outcome only 75.2 M -> 70.6 M. Worth as
-    /// much as the threat above a playable cell: 63.6 M on Begin-Medium; twice: 78.5 M.)
+    /// weighting of Steininger's solver `c4` puts such threats first too). A threat the
+    /// opponent must block at once (on a playable cell) counts half of that more: among moves
+    /// otherwise equal, the forcing one first, whose reply is forced and cheap to search.
     ///
     /// Misère rules: a misère game is lost by the player who runs out of safe moves, so first
     /// the moves that leave the opponent the fewest safe moves (playable cells that complete
     /// none of its lines; a disc just below such a cell takes one away, a disc below one of the
-    /// mover's own gives one), each worth four of the cells the mover must never fill. (With
-    /// the answer on top always first, against the mover's cells alone: exact solves of the
-    /// eleven empty misère boards of results/sizes that take over 50,000 nodes, 6x7 to 10x4,
-    /// 68 M nodes against 87 M; 24 random misère 7x6 positions at plies 8 and 10, outcome
-    /// only, 336 M against 493 M. On 7x6, ordered as there, equal weights took 17% more nodes
-    /// on random positions at plies 10 and 12, the opponent's safe moves alone 73% more.)
+    /// mover's own gives one), each worth four of the cells the mover must never fill.
     ///
     /// On a flat misère board of even height the second player's moves onto the even rows
     /// (the second, fourth, ... cell of a column: a move that leaves its column with an even
     /// number of discs) gain three quarters of a safe move fewer for the opponent: those are
     /// the cells the second player's follow-up claims, and keeping the columns filled in pairs
     /// is what wins misère 7x6 for it. In a proof that the first player loses, most nodes go to
-    /// refuting the second player's moves that do not win (85% of them after "7436172344": the
-    /// subtrees of the moves tried before the one that cut off, each counted once). Measured, 1
-    /// thread, 64 MiB, against the weights before (the opponent's safe moves worth two cells,
-    /// no preference), first with the preference worth one whole safe move: the seven positions
-    /// after "743617234" (each a first-player loss, outcome only) 57.1 M nodes -> 25.1 M; 39
-    /// random misère 7x6 positions of ply 9, outcome only, 55.6 M -> 39.3 M, exact 209.9 M ->
-    /// 165.4 M; 40 of ply 10, outcome, 51.8 M -> 42.8 M; 38 of ply 11, 16.1 M -> 16.4 M; the
-    /// empty 7x6 board exactly (512 MiB) 21.2 M -> 20.5 M, with k = 3 7.6 M -> 4.7 M. Then these
-    /// weights, against those: the seven 23.9 M, ply 9 35.4 M and exact 155.7 M, ply 10 38.5 M,
-    /// ply 11 15.5 M, the empty board 20.2 M, with k = 3 4.0 M (a safe move worth three cells
-    /// and the preference two: 24.3 M, 36.3 M, ply 10 39.2 M; worth five and three: 23.8 M,
-    /// 35.6 M, 38.5 M). The empty misère boards of results/sizes of even height took as many
-    /// nodes or fewer (5x6 with k = 3: 47 K -> 39 K); of odd height, where the parity works
-    /// otherwise (see [`MoveOrder::sort`]), 6x7 took 56 M against 37 M with the preference, so
-    /// they are left out, and so are cylinders, not measured.
+    /// refuting the second player's moves that do not win. Boards of odd height, where the
+    /// parity works otherwise (see [`MoveOrder::sort`]), took more nodes with the preference,
+    /// so they are left out, and so are cylinders, not measured.
     #[inline]
     fn threat_priority(&self, pos: &Position<B>, m: B, own: B, their_completing: B) -> i32 {
         match self.variant {
@@ -284,15 +261,8 @@ impl<B: Bits> MoveOrder<B> {
 
 /// Whether the misère move ordering on `rules`' board puts the answer on top first only when
 /// it leaves every column filled in pairs (see [`MoveOrder::sort`]), rather than always: on
-/// the standard 7x6 board with k = 3 or 4, the only boards measured where that pays.
-///
-/// On 7x6 with k = 4 (1 thread, 256 MiB unless said): 24 random positions at plies 8 and 10,
-/// outcome only, 67 M nodes against 336 M with the answer on top always first (12.9 s
-/// against 59.8 s); "12" outcome only, 116 M against 848 M nodes (2 threads, 1 GiB); the empty
-/// board exactly, 69 M against 171 M nodes (1 GiB). k = 3, exactly: 8.7 M against 16.7 M.
-/// Everywhere else it was worse, often by far (exact solves of empty misère boards): 6x7
-/// 106 M against 46 M nodes, 9x5 175 M against 13 M, 10x4 508 M against 3.6 M, 7x4 590 K
-/// against 62 K, 7x6 with k = 5 236 M against 0.7 M.
+/// the standard 7x6 board with k = 3 or 4, the only boards measured where that pays
+/// (everywhere else it was worse, often by far).
 fn answer_on_top_when_paired(rules: &Rules) -> bool {
     rules.variant() == Variant::Misere
         && !rules.is_cylinder()

@@ -1,6 +1,6 @@
 //! An upper bound from the opponent's follow-up with base pairs: Allis's claimeven and
 //! baseinverse rules (Allis 1988) played together, for positions where some columns hold an
-//! odd number of empty cells and plain follow-up ([`super::expand`]'s claimeven bound) does
+//! odd number of empty cells and plain follow-up ([`crate::solver::search::expand`]'s claimeven bound) does
 //! not apply.
 //!
 //! The opponent (the follower) pairs up every empty cell and answers each move of the mover's
@@ -32,7 +32,7 @@ use crate::engine::position::Position;
 use crate::engine::rules::Variant;
 
 use super::dated_loss::{latest_loss, loss_when_needed};
-use super::score::Score;
+use crate::solver::score::Score;
 
 /// The most base cells the bound pairs up. Each way of pairing them is tried (3 for four
 /// cells, 15 for six), each against every choice of one cell per pair (4 for four cells, 8 for
@@ -41,9 +41,9 @@ const MAX_BASE_CELLS: usize = 6;
 
 /// An upper bound on the mover's score from the opponent's follow-up with base pairs (see the
 /// module documentation), or [`Score::MAX`] when no bound follows; with `enough` below zero,
-/// also when no bound at most `enough` follows (see [`super::expand::bound_by_strategies`]).
+/// also when no bound at most `enough` follows (see [`crate::solver::search::expand::bound_by_strategies`]).
 /// It looks at positions with 2 or more columns holding an odd number of empty cells; with
-/// none, or only one, [`super::expand`]'s plain follow-up bound covers the position.
+/// none, or only one, [`crate::solver::search::expand`]'s plain follow-up bound covers the position.
 /// `their_threats` are the empty cells that would complete a line of the opponent's (the
 /// caller has them already). A loss comes by the ply [`latest_loss`] finds for the winner's
 /// discs and cells: the strategy holds until the game is over.
@@ -226,7 +226,7 @@ mod tests {
 
     use super::*;
     use crate::engine::rules::Rules;
-    use crate::solver::plain::{bound_holds_along, plain_score, threats_of};
+    use crate::solver::others::plain::{bound_holds_along, plain_score, threats_of};
 
     fn normal(k: u32, width: u32, height: u32) -> Rules {
         Rules::new(k, width, height, Variant::Normal).unwrap()
@@ -284,6 +284,7 @@ mod tests {
         /// Along a random game on a small board, under each set of rules, wherever the bound
         /// holds, plain minimax agrees.
         #[test]
+        #[ignore = "slow: plain minimax along random games (12 s); run by .ci/run with --ignored"]
         fn the_bound_never_contradicts_plain_minimax(
             board in prop::sample::select(vec![
                 (3, 4, 4), (3, 5, 3), (4, 5, 4), (4, 6, 4), (3, 4, 5), (4, 5, 5), (4, 7, 3),
@@ -303,6 +304,7 @@ mod tests {
         /// The same on cylinders: the pairing argument counts cells, and the layout's lines
         /// are the cylinder's.
         #[test]
+        #[ignore = "slow: plain minimax along random games (8 s); run by .ci/run with --ignored"]
         fn the_bound_never_contradicts_plain_minimax_on_cylinders(
             board in prop::sample::select(vec![
                 (3, 4, 4), (3, 5, 3), (4, 4, 4), (3, 3, 4), (2, 4, 3), (3, 6, 3), (4, 3, 5),

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicU64, fence};
 use crate::engine::bits::Bits;
 use crate::engine::position::Position;
 
-use super::memory::{Mib, table_memory};
-use super::score::Score;
+use crate::solver::memory::{Mib, table_memory};
+use crate::solver::score::Score;
 
 /// No lower bound known.
 const NO_LOWER: i16 = i16::MIN;
@@ -340,9 +340,7 @@ const NEAR_LEAF_BYTES: usize = Mib(1).bytes();
 /// In one large table each of those probes goes to a random page and waits on memory (about
 /// half of the search's time in profiles on our 2-core VM, where the guest's huge pages do not
 /// spare the host's page walks); in a table of 1 MiB they stay in the caches, and they no
-/// longer push costly positions out of the large table. Measured on `bench --filter
-/// normal-7x6-early`: 15-25% less time for 1-6% more nodes, with 64 MiB and 1 GiB tables; on
-/// the default Table I grid, whose searches fit in the large table, 1% more nodes.
+/// longer push costly positions out of the large table.
 pub struct Tables<B: Bits> {
     far: Arc<Table<B>>,
     near: Table<B>,

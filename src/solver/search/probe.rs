@@ -14,16 +14,10 @@
 //! the quickest win and the quickest loss inwards, in steps that double, which settles a quick
 //! end in a few shallow questions. The far fronts go first while their questions stay cheap;
 //! after that, each question goes to the front whose last question cost the fewest nodes.
-//!
-//! Normal 7x6, one thread, 64 MiB (the empty board with 1 GiB), nodes: the empty board 340 M by
-//! bisection (2 threads), 117 M this way; a win in 9 plies at ply 8 ("46454432") 1.49 M by MTD(f)
-//! from the sign alone, 5.6 k here; a win in 10 plies at ply 9 ("545355462") 155 k when the sign
-//! came first, 3.0 k here; Pons's Begin-Easy set, first 200 lines: 750 k with the sign first,
-//! 254 k here.
 
 use crate::engine::rules::Variant;
 
-use super::score::{Achievable, Score};
+use crate::solver::score::{Achievable, Score};
 
 /// Far questions that cost fewer nodes than this are asked before the sign: below it a
 /// question is negligible next to any search worth the name.
@@ -191,10 +185,7 @@ impl ScoreSearch {
 /// bounds (which prove "at most a draw"): a loss asked "is it a win?" first needs both. So the
 /// question likelier to be answered "yes" goes first, as the sides to move of one parity
 /// mostly win or mostly lose together (misère 7x6: the first player to move loses 31 of 40
-/// random positions of ply 10; of 38 of ply 11, the second player wins 31). Misère 7x6,
-/// outcome only, 1 thread, 64 MiB, against "is it a win?" always first: 40 positions of ply
-/// 10, 54.8 M nodes -> 52.6 M, 9.46 s -> 8.89 s; 40 of ply 12, 17.4 M -> 16.1 M; 38 of ply 11
-/// and 39 of ply 9 (mostly wins) unchanged.
+/// random positions of ply 10; of 38 of ply 11, the second player wins 31).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OutcomeOrder {
     /// Outcomes found, by parity of the plies: losses for the side to move.

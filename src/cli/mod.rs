@@ -34,6 +34,7 @@ mod board;
 mod book;
 mod experiment;
 mod hint_bench;
+mod merge;
 mod options;
 mod paper_check;
 mod perft;
@@ -44,6 +45,7 @@ mod serve;
 mod show;
 mod sizes;
 mod solve;
+mod sweep;
 mod table1;
 mod tournament;
 mod uci_dataset;
@@ -93,9 +95,9 @@ enum Command {
     Show(show::Args),
     Solve(solve::Args),
     Table1(table1::Args),
-    Merge(table1::MergeArgs),
+    #[command(alias = "annulus-merge")]
+    Merge(merge::Args),
     Annulus(annulus::Args),
-    AnnulusMerge(annulus::MergeArgs),
     Perft(perft::Args),
     Bench(bench::Args),
     HintBench(hint_bench::Args),
@@ -157,9 +159,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Table1(args) => table1::run(args),
-        Command::Merge(args) => table1::merge(args),
+        Command::Merge(args) => merge::run(args),
         Command::Annulus(args) => annulus::run(args),
-        Command::AnnulusMerge(args) => annulus::merge(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
         Command::HintBench(args) => hint_bench::run(args),
@@ -190,11 +191,15 @@ fn command_line() -> String {
     provenance::command_line(&COMMAND.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
+/// The words of the command being run, after the program's name.
+fn command_words() -> Vec<String> {
+    COMMAND.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
 /// Writes the record of how the results in `dir` were made (see [`Provenance`]), for the
 /// command being run, which started at `start`.
 fn record_run(dir: &std::path::Path, start: std::time::Instant) -> anyhow::Result<()> {
-    let words = COMMAND.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    Provenance::now(&words, start.elapsed()).write(dir)?;
+    Provenance::now(&command_words(), start.elapsed()).write(dir)?;
     Ok(())
 }
 

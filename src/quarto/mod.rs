@@ -25,9 +25,11 @@ pub mod solver;
 pub mod split;
 pub mod sweep;
 pub mod symmetry;
+mod value;
 
 pub use board::Board;
 pub use piece::{Cell, Piece};
 pub use position::{Outcome, PlayError, Position, Reason, Turn};
 pub use rules::{Rules, RulesError};
 pub use solver::{Analysis, Solution, Solver, TurnValue, Unfinished};
+pub use value::value_text;

@@ -3,22 +3,14 @@
 
 use std::collections::BTreeMap;
 
-use super::Board;
+use crate::experiment::sweep::Board;
 use super::patterns::{Pattern, patterns};
 use super::row::Row;
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::rules::Variant;
-use crate::experiment::export::markdown::Document;
+use crate::experiment::export::markdown::{Document, Report};
 use crate::experiment::provenance::written_by;
 use crate::solver::Depth;
-
-/// A rendered report.
-pub struct Markdown {
-    /// The whole document.
-    pub document: Document,
-    /// Its one-line summary, also printed by the CLI.
-    pub summary: String,
-}
 
 /// `P2 in 17`, or `P2 (weak)` for a row solved for its outcome only.
 fn value(row: &Row) -> String {
@@ -92,7 +84,7 @@ fn pattern_line(pattern: &Pattern<'_>) -> String {
 
 /// Renders `rows` (sorted by k, width, height, rules) and the boards left `unsolved` at the
 /// node limits, as written by `command`.
-pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Markdown {
+pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Report {
     let weak = rows.iter().filter(|r| r.depth == Depth::Weak).count();
     let misere: Vec<&Row> = rows.iter().filter(|r| r.rules == Variant::Misere).collect();
     let differ: Vec<&Row> = misere
@@ -240,7 +232,7 @@ pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Markdown {
                 .map(|b| format!("{}, k = {}, {}x{}", b.variant, b.k, b.width, b.height)),
         );
     }
-    Markdown {
+    Report {
         document: doc,
         summary,
     }

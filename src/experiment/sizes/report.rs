@@ -5,19 +5,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::published::SOURCE;
-use super::row::{Attempt, Board, Row};
+use super::row::{Attempt, Row};
+use crate::experiment::sweep::Board;
 use crate::engine::outcome::GameResult;
 use crate::engine::rules::Variant;
-use crate::experiment::export::markdown::Document;
+use crate::experiment::export::markdown::{Document, Report};
 use crate::experiment::provenance::written_by;
-
-/// A rendered size table.
-pub struct Markdown {
-    /// The whole document.
-    pub document: Document,
-    /// Its one-line verdict.
-    pub summary: String,
-}
 
 /// `P1 41`, `P2 37`, `D 42`: a winner (or draw) and the ply the game ends on.
 fn cell(outcome: GameResult, ply: u32) -> String {
@@ -37,7 +30,7 @@ fn tally(flags: impl Iterator<Item = Option<bool>>) -> (usize, usize) {
 
 /// Renders the finished `rows` and the `open` attempts (only the latest of each board that has
 /// no row), quoting `command`.
-pub fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Markdown {
+pub fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Report {
     let solved: BTreeSet<Board> = rows.iter().map(Row::board).collect();
     let mut latest: BTreeMap<Board, &Attempt> = BTreeMap::new();
     for attempt in open.iter().filter(|a| !solved.contains(&a.board())) {
@@ -162,7 +155,7 @@ pub fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Markdown {
             }),
         );
     }
-    Markdown {
+    Report {
         document: doc,
         summary,
     }

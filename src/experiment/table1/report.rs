@@ -3,19 +3,11 @@
 use std::collections::BTreeMap;
 
 use super::Unsolved;
-use super::grid::Board;
+use crate::experiment::sweep::Board;
 use super::row::Row;
 use crate::engine::outcome::{GameResult, Player};
-use crate::experiment::export::markdown::Document;
+use crate::experiment::export::markdown::{Document, Report};
 use crate::experiment::provenance::written_by;
-
-/// A rendered summary.
-pub struct Markdown {
-    /// The whole document.
-    pub document: Document,
-    /// Its one-line verdict, also printed by the CLI and quoted in README.md.
-    pub summary: String,
-}
 
 /// Renders `rows` (sorted by k, width, height) and the `unsolved` boards (with the reason
 /// `why`), quoting `command`; `line_of` gives a move sequence that shows the solver's outcome
@@ -26,7 +18,7 @@ pub fn markdown(
     why: Unsolved,
     command: &str,
     mut line_of: impl FnMut(&Row) -> Option<String>,
-) -> Markdown {
+) -> Report {
     let unsolved_heading = match why {
         Unsolved::NodeLimit => "not solved within the node limit",
         Unsolved::MissingFromShards => "missing from the shard files",
@@ -114,13 +106,10 @@ pub fn markdown(
         unsolved.sort_by_key(|b| (b.k, b.width, b.height));
         let mut heading = unsolved_heading.to_string();
         heading[..1].make_ascii_uppercase();
-        doc.heading(&heading).bullets(
-            unsolved
-                .into_iter()
-                .map(|b| format!("k = {}, {}x{}", b.k, b.width, b.height)),
-        );
+        doc.heading(&heading)
+            .bullets(unsolved.into_iter().map(Board::name));
     }
-    Markdown {
+    Report {
         document: doc,
         summary,
     }

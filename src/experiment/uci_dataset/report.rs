@@ -1,7 +1,7 @@
 //! The Markdown summary of a UCI check: counts, totals and every disagreement.
 
 use super::check::Row;
-use crate::experiment::export::markdown::Document;
+use crate::experiment::export::markdown::{Document, Report};
 use crate::experiment::provenance::written_by;
 
 /// How the latest invocation went, for the report's record of the machine's work.
@@ -19,17 +19,9 @@ pub struct RunInfo {
     pub load: Option<String>,
 }
 
-/// A rendered summary.
-pub struct Markdown {
-    /// The whole document.
-    pub document: Document,
-    /// Its one-line verdict, also printed by the CLI and quoted in README.md.
-    pub summary: String,
-}
-
 /// Renders `rows` (in any order; the report lists them by line) of a data set of `lines`
 /// lines, with `run` describing the invocation that wrote them, if any, made by `command`.
-pub fn markdown(rows: &[Row], lines: usize, run: Option<&RunInfo>, command: &str) -> Markdown {
+pub fn markdown(rows: &[Row], lines: usize, run: Option<&RunInfo>, command: &str) -> Report {
     let mut rows: Vec<&Row> = rows.iter().collect();
     rows.sort_by_key(|r| r.line);
     let disagreeing: Vec<&Row> = rows.iter().copied().filter(|r| !r.agree).collect();
@@ -117,7 +109,7 @@ pub fn markdown(rows: &[Row], lines: usize, run: Option<&RunInfo>, command: &str
             }),
         );
     }
-    Markdown {
+    Report {
         document: doc,
         summary,
     }

@@ -97,13 +97,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         effort,
     };
     super::in_worker_pool(args.threads, || {
-        super::sweep::run(&sizes, &args.out, args.shard, "boards", FILES, |board, solved| {
-            let verdict = match solved {
-                Solved::Row(row) => format!("{} on ply {}", row.outcome, row.remoteness),
-                _ => "open".to_string(),
-            };
-            format!("{} {}: {verdict}", board.variant, board.name())
-        })
+        super::sweep::run(
+            &sizes,
+            &args.out,
+            args.shard,
+            "boards",
+            FILES,
+            |board, solved| {
+                let verdict = match solved {
+                    Solved::Row(row) => format!("{} on ply {}", row.outcome, row.remoteness),
+                    _ => "open".to_string(),
+                };
+                format!("{} {}: {verdict}", board.variant, board.name())
+            },
+        )
     })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -219,10 +219,8 @@ pub fn markdown(rows: &[VariationRow]) -> Document {
             [value, r.nodes.to_string(), format!("{:.2} s", r.seconds)]
         }
     };
-    let mut normal: Vec<&VariationRow> = rows
-        .iter()
-        .filter(|r| r.rules == Variant::Normal)
-        .collect();
+    let mut normal: Vec<&VariationRow> =
+        rows.iter().filter(|r| r.rules == Variant::Normal).collect();
     normal.sort_by_key(|r| {
         (
             r.size,

@@ -32,9 +32,7 @@ pub fn boards(grid: Grid) -> Result<Vec<Board>, RulesError> {
     Ok(grid
         .boards(Variant::Misere, Topology::Cylinder)?
         .into_iter()
-        .flat_map(|b| {
-            [Variant::Misere, Variant::Normal].map(|variant| Board { variant, ..b })
-        })
+        .flat_map(|b| [Variant::Misere, Variant::Normal].map(|variant| Board { variant, ..b }))
         .collect())
 }
 
@@ -193,8 +191,8 @@ impl Sweep for Annulus {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiment::sweep::Run;
     use crate::engine::outcome::GameResult;
+    use crate::experiment::sweep::Run;
 
     fn effort(strong_nodes: u64) -> Effort {
         Effort {

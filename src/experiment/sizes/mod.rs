@@ -318,7 +318,7 @@ mod tests {
                 "{width}x{height}"
             );
             // The principal variation replays to a finished game of that length.
-            let rules = Rules::new(4, width, height, Variant::Misere).unwrap();
+            let rules = crate::Rules::new(4, width, height, Variant::Misere).unwrap();
             let (end, _) = notation::parse(rules, &row.pv).unwrap();
             assert!(end.is_over());
             assert_eq!(end.plies(), row.remoteness);

@@ -37,8 +37,7 @@ impl Board {
     /// # Errors
     /// [`RulesError`] for a board the engine does not take.
     pub fn checked_rules(self) -> Result<Rules, RulesError> {
-        Ok(Rules::new(self.k, self.width, self.height, self.variant)?
-            .with_topology(self.topology))
+        Ok(Rules::new(self.k, self.width, self.height, self.variant)?.with_topology(self.topology))
     }
 
     /// The rules of this board.

@@ -26,8 +26,8 @@ use super::store::{Record, Resume, Resumption, Store};
 use crate::engine::rules::RulesError;
 
 pub use board::{Board, Grid};
-pub use merge::{MergeError, header_of, holds, read_shards, read_shards_checked, shard_of_file};
 use merge::read_run;
+pub use merge::{MergeError, header_of, holds, read_shards, read_shards_checked, shard_of_file};
 
 /// A row of a sweep's CSV: the result of one job.
 pub trait SweepRow: Record<Key: Send + Sync> + Clone + PartialEq + Send + Sync {
@@ -250,9 +250,18 @@ impl<'a, S: Sweep> Run<'a, S> {
     ///
     /// # Errors
     /// As [`Run::open`].
-    pub fn open_in(sweep: &'a S, dir: &Path, shard: Option<Shard>) -> Result<Run<'a, S>, SweepError> {
+    pub fn open_in(
+        sweep: &'a S,
+        dir: &Path,
+        shard: Option<Shard>,
+    ) -> Result<Run<'a, S>, SweepError> {
         let attempts = S::ATTEMPTS.map(|stem| csv_path(dir, stem, shard));
-        Run::open(sweep, &csv_path(dir, S::NAME, shard), attempts.as_deref(), shard)
+        Run::open(
+            sweep,
+            &csv_path(dir, S::NAME, shard),
+            attempts.as_deref(),
+            shard,
+        )
     }
 
     /// The jobs of this run's shard.
@@ -289,7 +298,10 @@ impl<'a, S: Sweep> Run<'a, S> {
                 idle.lock().unwrap_or_else(|e| e.into_inner()).push(worker);
                 let settled = self.keep(&solved)?;
                 done(job, &solved);
-                Ok((settled, matches!(solved, Solved::GivenUp).then(|| job.clone())))
+                Ok((
+                    settled,
+                    matches!(solved, Solved::GivenUp).then(|| job.clone()),
+                ))
             })
             .collect::<Result<Vec<(Option<bool>, Option<S::Job>)>, ExportError>>()?;
         let count = |wanted| results.iter().filter(|(s, _)| *s == Some(wanted)).count();
@@ -325,11 +337,20 @@ impl<'a, S: Sweep> Run<'a, S> {
     ///
     /// # Errors
     /// [`SweepError`] when a CSV cannot be read back or a file cannot be written.
-    pub fn publish(self, dir: &Path, command: &[String], start: Instant) -> Result<String, SweepError> {
+    pub fn publish(
+        self,
+        dir: &Path,
+        command: &[String],
+        start: Instant,
+    ) -> Result<String, SweepError> {
         let path = self.resume.path.clone();
         drop(self.store);
         let rows: Vec<S::Row> = read_run(&path, &|row| self.sweep.check(row))?;
-        let attempts = self.attempts.map(|a| a.rows()).transpose()?.unwrap_or_default();
+        let attempts = self
+            .attempts
+            .map(|a| a.rows())
+            .transpose()?
+            .unwrap_or_default();
         publish(self.sweep, dir, rows, attempts, command, start)
     }
 }

@@ -204,9 +204,7 @@ impl Sweep for Table1 {
     ) -> Result<String, ExportError> {
         rows.sort_by_key(|r| (r.k, r.width, r.height));
         write_all(&dir.join("table1.csv"), &rows)?;
-        let report = report::markdown(&rows, unsolved, self.why, command, |row| {
-            self.line_of(row)
-        });
+        let report = report::markdown(&rows, unsolved, self.why, command, |row| self.line_of(row));
         report.document.write(&dir.join("table1.md"))?;
         let mut ks: Vec<u32> = rows.iter().map(|r| r.k).collect();
         ks.dedup();

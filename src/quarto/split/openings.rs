@@ -130,4 +130,3 @@ fn sample(rules: Rules, turns: u32, count: usize, seed: u64) -> Vec<Opening> {
     }
     found
 }
-

@@ -96,4 +96,3 @@ impl Walk<'_> {
         score
     }
 }
-

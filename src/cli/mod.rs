@@ -47,6 +47,7 @@ mod sizes;
 mod solve;
 mod sweep;
 mod table1;
+mod terminal;
 mod tournament;
 mod uci_dataset;
 mod verify;

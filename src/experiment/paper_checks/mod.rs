@@ -10,7 +10,7 @@ use crate::engine::rules::Rules;
 use crate::solver::Mib;
 use crate::solver::Solver;
 
-pub use case::{Case, CaseRow, Check, Heights, Side, Widths};
+pub use case::{Case, CaseRow, Check, Heights, Side, StrategyCheck, Widths};
 pub use report::{fails_a_claim, publish, summary};
 
 /// Transposition table per worker for the solver cases: the boards of the claims file have at

@@ -11,17 +11,19 @@ use connectk::quarto::split::Split;
 use connectk::{DEFAULT_TABLE, Mib};
 
 /// Join the shard files of a job array into the outputs of one run, for any sweep: the header
-/// of the files names its kind (Table I, the annulus, the size tables). Every row is checked
-/// (file, line and field of the first that is wrong); a board in two files must have the same
-/// result in both; files named NAME.shard-I-of-N.csv must be all N shards of one array; and
-/// the boards of the grid missing from the shards are listed. A size table's open boards are
-/// read from the open.shard-* files beside its shards. (Quarto's split files are merged by
-/// `connectk quarto merge`, which takes their rules.) Exit status: 0 when merged, 2 for bad
-/// input (a missing, malformed or conflicting shard file, or a shard missing).
+/// of the files names their kind (Table I, the annulus, the size tables, a Quarto split
+/// solve). Every row is checked (file, line and field of the first that is wrong); a board in
+/// two files must have the same result in both; files named NAME.shard-I-of-N.csv must be all
+/// N shards of one array; and the boards of the grid missing from the shards are listed. A
+/// size table's open boards are read from the open.shard-* files beside its shards. A Quarto
+/// split's files take the rules and turns of the split, and print the value of the empty
+/// board once every position is solved (written to --md when asked). Exit status: 0 when
+/// merged, 2 for bad input (a missing, malformed or conflicting shard file, or a shard
+/// missing).
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Shard CSV files written by `table1`, `annulus` or `sizes` with --shard.
-    #[arg(required = true)]
+    /// Shard CSV files written by `table1`, `annulus`, `sizes` or `quarto split` with --shard.
+    #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Output directory (default: results/NAME, NAME the sweep's: table1, annulus, sizes).
     #[arg(long, value_name = "DIR")]
@@ -30,37 +32,45 @@ pub struct Args {
     /// disagreements).
     #[arg(long, default_value_t = DEFAULT_TABLE, value_name = "MIB")]
     table_mb: Mib,
+    #[command(flatten)]
+    quarto: super::quarto::SplitMergeArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     super::check_memory("--table-mb", args.table_mb, 1)?;
     let header = header_of(&args.files)?;
+    let files = &args.files;
+    if holds::<<Split as Sweep>::Row>(&header) {
+        if args.out.is_some() {
+            anyhow::bail!(
+                "--out: a Quarto split solve's merge prints its summary; give --md FILE to write it"
+            );
+        }
+        super::quarto::merge_split(&args.quarto, files)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.quarto.writes_markdown() {
+        anyhow::bail!("--md is for the files of a Quarto split solve: give --out DIR instead");
+    }
     let out = |name: &str| {
         args.out
             .clone()
             .unwrap_or_else(|| PathBuf::from("results").join(name))
     };
-    let files = &args.files;
     if holds::<<Table1 as Sweep>::Row>(&header) {
-        let table = args.table_mb;
         let dir = out(Table1::NAME);
-        super::sweep::merge(&Table1::merge(table), files, &dir, super::table1::FILES)?;
+        let table1 = Table1::merge(args.table_mb);
+        super::sweep::merge(&table1, files, &dir, super::table1::FILES)?;
     } else if holds::<<Annulus as Sweep>::Row>(&header) {
         let dir = out(Annulus::NAME);
         super::sweep::merge(&Annulus::merge(), files, &dir, super::annulus::FILES)?;
     } else if holds::<<Sizes as Sweep>::Row>(&header) {
         let dir = out(Sizes::NAME);
         super::sweep::merge(&Sizes::merge(), files, &dir, super::sizes::FILES)?;
-    } else if holds::<<Split as Sweep>::Row>(&header) {
-        anyhow::bail!(
-            "{} holds positions of a Quarto split solve: merge them with `connectk quarto \
-             merge`, giving the rules and turns of the split",
-            files[0].display()
-        );
     } else {
         anyhow::bail!(
             "{} is not a shard of a sweep (its header is {:?}): give the CSV files that \
-             `table1`, `annulus` or `sizes` wrote with --shard",
+             `table1`, `annulus`, `sizes` or `quarto split` wrote",
             files[0].display(),
             header.join(",")
         );

@@ -7,6 +7,8 @@ mod solve;
 mod split;
 mod sweep;
 
+pub use split::{MergeArgs as SplitMergeArgs, merge as merge_split};
+
 use std::process::ExitCode;
 
 use clap::Subcommand;
@@ -34,7 +36,8 @@ enum Command {
     Arena(arena::Args),
     Solve(solve::Args),
     Split(split::Args),
-    Merge(split::MergeArgs),
+    /// The same command as `connectk merge`, kept under its old name.
+    Merge(crate::cli::merge::Args),
     Prove(split::ProveArgs),
     Sweep(sweep::Args),
 }
@@ -46,7 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Arena(args) => arena::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Split(args) => split::run(args),
-        Command::Merge(args) => split::merge(args),
+        Command::Merge(args) => crate::cli::merge::run(args),
         Command::Prove(args) => split::prove(args),
         Command::Sweep(args) => sweep::run(args),
     }

@@ -1,4 +1,5 @@
-//! `connectk quarto split`, `merge` and `prove`: big solves split by their first turns.
+//! `connectk quarto split` and `prove`, and the Quarto part of `connectk merge`: big solves
+//! split by their first turns.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,8 +18,8 @@ use super::RulesArgs;
 /// and append one CSV row per position as it finishes: index, key, record, outcome,
 /// remoteness, nodes, seconds. A rerun skips the positions the CSV already answers, so an
 /// interrupted run resumes; `--shard I/N` takes every N-th position from the I-th, so that
-/// several processes (or machines) share the work. `connectk quarto merge` then gives the
-/// value of the empty board. Writes run.json beside the CSV.
+/// several processes (or machines) share the work. `connectk merge` (or `connectk quarto
+/// merge`) then gives the value of the empty board. Writes run.json beside the CSV.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -137,25 +138,32 @@ fn beside(file: &std::path::Path) -> PathBuf {
         .map_or_else(|| PathBuf::from("."), PathBuf::from)
 }
 
-/// Merge the CSV files of a split solve: how many positions are solved, their values, and
-/// once all are, the value of the empty board by minimax over the first turns. Every row is
-/// checked, and two files that give one position different values are refused. Optionally
-/// writes the summary as Markdown, with run.json beside it.
+/// The options of `merge` that only the files of a Quarto split solve take: the rules and
+/// turns of the split (its positions are not in its files), and where the summary goes.
 #[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Quarto split files")]
 pub struct MergeArgs {
     #[command(flatten)]
     rules: RulesArgs,
     #[command(flatten)]
     openings: OpeningsArgs,
-    /// The CSV files of the shards.
-    #[arg(required = true, value_name = "FILE")]
-    csv: Vec<PathBuf>,
-    /// Also write the summary to this Markdown file.
+    /// Also write the summary of a Quarto split solve to this Markdown file, with run.json
+    /// beside it.
     #[arg(long, value_name = "FILE")]
     md: Option<PathBuf>,
 }
 
-pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
+impl MergeArgs {
+    /// Whether a summary file was asked for.
+    pub fn writes_markdown(&self) -> bool {
+        self.md.is_some()
+    }
+}
+
+/// Merges `files`, CSV files of a split solve: how many positions are solved, their values,
+/// and once all are, the value of the empty board by minimax over the first turns; prints the
+/// summary, and writes it to --md when asked.
+pub fn merge(args: &MergeArgs, files: &[PathBuf]) -> anyhow::Result<()> {
     let start = Instant::now();
     if let Some(md) = &args.md {
         Output::check(md)?;
@@ -171,17 +179,17 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let text = match &args.md {
         Some(md) => {
             let words = crate::cli::command_words();
-            sweep::merge(&split, &args.csv, &beside(md), &words, start)?
+            sweep::merge(&split, files, &beside(md), &words, start)?
         }
         None => {
-            let rows = sweep::read_shards_checked(&args.csv, &|row| {
+            let rows = sweep::read_shards_checked(files, &|row| {
                 connectk::experiment::sweep::Sweep::check(&split, row)
             })?;
             split.document(&split.summary(&rows)).text().to_string()
         }
     };
     out!("{text}");
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Prove the outcome of the empty board by alpha-beta over the first TURNS turns, asking the

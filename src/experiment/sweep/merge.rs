@@ -65,9 +65,20 @@ pub enum MergeError {
     },
 }
 
-/// Whether a CSV `header` is the header of rows of kind `R`.
+/// Whether a CSV `header` is the header of rows of kind `R`, or of such rows with one column
+/// lost, added or renamed: such a file is still read as rows of kind `R`, so that its refusal
+/// names the column at fault rather than calling the file unknown. (The kinds of rows differ
+/// in several columns each, so no header is taken for two kinds.)
 pub fn holds<R: SweepRow>(header: &[String]) -> bool {
-    header.iter().map(String::as_str).eq(R::COLUMNS.iter().copied())
+    let foreign = header
+        .iter()
+        .filter(|column| !R::COLUMNS.contains(&column.as_str()))
+        .count();
+    let absent = R::COLUMNS
+        .iter()
+        .filter(|&&column| !header.iter().any(|c| c == column))
+        .count();
+    foreign <= 1 && absent <= 1
 }
 
 /// The stem and the shard of a file named `STEM.shard-I-of-N.csv`, as `--shard I/N` names
@@ -173,11 +184,13 @@ fn read_checked<R: SweepRow>(
 ) -> Result<Vec<(u64, R)>, ExportError> {
     let rows = read_numbered_rows::<R>(path)?;
     for (line, row) in &rows {
-        row.check().and_then(|()| check(row)).map_err(|problem| ExportError::Unreadable {
-            path: path.display().to_string(),
-            line: *line,
-            problem,
-        })?;
+        row.check()
+            .and_then(|()| check(row))
+            .map_err(|problem| ExportError::Unreadable {
+                path: path.display().to_string(),
+                line: *line,
+                problem,
+            })?;
     }
     Ok(rows)
 }
@@ -254,7 +267,10 @@ fn check_coverage(files: &[PathBuf]) -> Result<(), MergeError> {
         stem: stem.clone(),
         problem,
     };
-    if let Some((other, shard)) = named.iter().find(|(s, n)| *s != stem || n.count != first.count) {
+    if let Some((other, shard)) = named
+        .iter()
+        .find(|(s, n)| *s != stem || n.count != first.count)
+    {
         return Err(coverage(format!(
             "shard files of different runs: {stem}.shard-{}-of-{} and {other}.shard-{}-of-{}",
             first.index, first.count, shard.index, shard.count
@@ -283,9 +299,29 @@ mod tests {
     #[test]
     fn shard_files_are_named_by_stem_and_shard() {
         let (stem, shard) = shard_of_file(Path::new("d/table1.shard-3-of-8.csv")).unwrap();
-        assert_eq!((stem.as_str(), shard), ("table1", Shard { index: 3, count: 8 }));
+        assert_eq!(
+            (stem.as_str(), shard),
+            ("table1", Shard { index: 3, count: 8 })
+        );
         assert_eq!(shard_of_file(Path::new("d/table1.csv")), None);
         assert_eq!(shard_of_file(Path::new("d/x.shard-9-of-8.csv")), None);
+    }
+
+    #[test]
+    fn a_header_names_its_kind_even_with_a_column_lost_or_renamed() {
+        use crate::experiment::{annulus, sizes, table1};
+        let header = |columns: &[&str]| columns.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        let table1 = header(<table1::Row as SweepRow>::COLUMNS);
+        assert!(holds::<table1::Row>(&table1));
+        assert!(!holds::<annulus::Row>(&table1) && !holds::<sizes::Row>(&table1));
+        let mut lost = header(<annulus::Row as SweepRow>::COLUMNS);
+        lost.retain(|c| c != "outcome");
+        assert!(holds::<annulus::Row>(&lost) && !holds::<table1::Row>(&lost));
+        let mut renamed = header(<sizes::Row as SweepRow>::COLUMNS);
+        renamed[0] = "ruleset".to_string();
+        assert!(holds::<sizes::Row>(&renamed));
+        renamed[1] = "line".to_string();
+        assert!(!holds::<sizes::Row>(&renamed));
     }
 
     #[test]
@@ -293,7 +329,10 @@ mod tests {
         let files = |names: &[&str]| names.iter().map(PathBuf::from).collect::<Vec<_>>();
         assert!(check_coverage(&files(&["t.shard-1-of-2.csv", "t.shard-2-of-2.csv"])).is_ok());
         let missing = check_coverage(&files(&["t.shard-2-of-3.csv"])).unwrap_err();
-        assert!(missing.to_string().starts_with("shards 1, 3 of 3 missing"), "{missing}");
+        assert!(
+            missing.to_string().starts_with("shards 1, 3 of 3 missing"),
+            "{missing}"
+        );
         let mixed = check_coverage(&files(&["t.shard-1-of-1.csv", "u.shard-1-of-1.csv"]));
         assert!(mixed.is_err());
         assert!(check_coverage(&files(&["a.csv", "b.csv"])).is_ok());

@@ -2,13 +2,18 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
+use connectk::Depth;
 use connectk::experiment::annulus::Annulus;
+use connectk::experiment::export::Output;
 use connectk::experiment::sizes::Sizes;
-use connectk::experiment::sweep::{Sweep, header_of, holds};
+use connectk::experiment::sweep::{self, Sweep, header_of, holds};
 use connectk::experiment::table1::Table1;
 use connectk::quarto::split::Split;
 use connectk::{DEFAULT_TABLE, Mib};
+
+use super::quarto::options::{OpeningsArgs, RulesArgs};
 
 /// Join the shard files of a job array into the outputs of one run, for any sweep: the header
 /// of the files names their kind (Table I, the annulus, the size tables, a Quarto split
@@ -33,7 +38,7 @@ pub struct Args {
     #[arg(long, default_value_t = DEFAULT_TABLE, value_name = "MIB")]
     table_mb: Mib,
     #[command(flatten)]
-    quarto: super::quarto::SplitMergeArgs,
+    quarto: QuartoSplitArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -46,10 +51,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "--out: a Quarto split solve's merge prints its summary; give --md FILE to write it"
             );
         }
-        super::quarto::merge_split(&args.quarto, files)?;
+        merge_split(&args.quarto, files)?;
         return Ok(ExitCode::SUCCESS);
     }
-    if args.quarto.writes_markdown() {
+    if args.quarto.md.is_some() {
         anyhow::bail!("--md is for the files of a Quarto split solve: give --out DIR instead");
     }
     let out = |name: &str| {
@@ -76,4 +81,50 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The options of `merge` that only the files of a Quarto split solve take: the rules and
+/// turns of the split (its positions are not in its files), and where the summary goes.
+#[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Quarto split files")]
+pub struct QuartoSplitArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    #[command(flatten)]
+    openings: OpeningsArgs,
+    /// Also write the summary of a Quarto split solve to this Markdown file, with run.json
+    /// beside it.
+    #[arg(long, value_name = "FILE")]
+    md: Option<PathBuf>,
+}
+
+/// Merges `files`, CSV files of a Quarto split solve: how many positions are solved, their
+/// values, and once all are, the value of the empty board by minimax over the first turns;
+/// prints the summary, and writes it to --md when asked.
+fn merge_split(args: &QuartoSplitArgs, files: &[PathBuf]) -> anyhow::Result<()> {
+    let start = Instant::now();
+    if let Some(md) = &args.md {
+        Output::check(md)?;
+    }
+    let split = Split {
+        rules: args.rules.rules()?,
+        selection: args.openings.selection(),
+        depth: Depth::Strong,
+        table_bytes: 0,
+        node_limit: None,
+        report: args.md.clone(),
+    };
+    let text = match &args.md {
+        Some(md) => {
+            let words = super::command_words();
+            let dir = super::sweep::folder_of(md);
+            sweep::merge(&split, files, &dir, &words, start)?
+        }
+        None => {
+            let rows = sweep::read_shards_checked(files, &|row| split.check(row))?;
+            split.document(&split.summary(&rows)).text().to_string()
+        }
+    };
+    out!("{text}");
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! Running a sweep from the command line: its progress on stderr, its summary and the files it
 //! wrote on stdout.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use connectk::experiment::shard::Shard;
@@ -45,7 +45,7 @@ pub fn run<S: Sweep>(
 /// and run.json.
 pub fn merge<S: Sweep>(
     sweep: &S,
-    files: &[std::path::PathBuf],
+    files: &[PathBuf],
     out: &Path,
     written: &[&str],
 ) -> anyhow::Result<()> {
@@ -63,4 +63,11 @@ fn print_published(summary: &str, dir: &Path, files: &[&str]) -> anyhow::Result<
         .collect();
     outln!("wrote {} and {}/run.json", names.join(", "), dir.display());
     Ok(())
+}
+
+/// The folder of `file`, where the run.json of the run that wrote it goes.
+pub fn folder_of(file: &Path) -> PathBuf {
+    file.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), PathBuf::from)
 }

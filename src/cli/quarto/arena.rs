@@ -7,7 +7,7 @@ use connectk::experiment::export::csv::RowWriter;
 use connectk::quarto::arena::{counts, play_match};
 use connectk::quarto::players::Kind;
 
-use super::RulesArgs;
+use super::options::RulesArgs;
 
 /// Play N games between two players in parallel and report wins, draws and losses with 95%
 /// Wilson intervals and game lengths. Players: random; careful (never loses at once when it

@@ -9,7 +9,7 @@ use connectk::Player;
 use connectk::quarto::players::{self, Kind};
 use connectk::quarto::{Position, Rules, Turn, notation};
 
-use super::RulesArgs;
+use super::options::RulesArgs;
 use crate::cli::terminal::{self, Answer, TerminalGame};
 
 /// Who hands over the first piece.

@@ -7,7 +7,7 @@ use serde::Serialize;
 use connectk::quarto::{Position, Rules, Solver, TurnValue, notation, players, value_text};
 use connectk::{Depth, Value};
 
-use super::RulesArgs;
+use super::options::RulesArgs;
 
 /// Solve a Quarto position: who wins with perfect play (P1 handed over the first piece) and
 /// the remoteness (turns until the game ends when the winner hurries and the loser delays; a

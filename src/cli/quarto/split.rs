@@ -1,5 +1,4 @@
-//! `connectk quarto split` and `prove`, and the Quarto part of `connectk merge`: big solves
-//! split by their first turns.
+//! `connectk quarto split` and `prove`: big solves split by their first turns.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,11 +7,11 @@ use std::time::Instant;
 use connectk::Depth;
 use connectk::experiment::export::Output;
 use connectk::experiment::shard::Shard;
-use connectk::experiment::sweep::{self, Run, Solved};
-use connectk::quarto::split::{self, Selection, Split};
+use connectk::experiment::sweep::{Run, Solved};
+use connectk::quarto::split::{self, Split};
 use connectk::quarto::value_text;
 
-use super::RulesArgs;
+use super::options::{OpeningsArgs, RulesArgs};
 
 /// Solve every position after the first TURNS turns (one per class of symmetric positions)
 /// and append one CSV row per position as it finishes: index, key, record, outcome,
@@ -48,31 +47,6 @@ pub struct Args {
     /// Only list the positions (index, key, record) without solving them.
     #[arg(long)]
     list: bool,
-}
-
-/// `--turns`, `--sample`, `--seed`: which positions a split solve takes.
-#[derive(clap::Args, Debug, Clone)]
-pub struct OpeningsArgs {
-    /// Turns played in each position (2: standard Quarto has 8 positions up to symmetry; 3:
-    /// many more, smaller).
-    #[arg(long, default_value_t = 2)]
-    turns: u32,
-    /// Solve only N positions after TURNS turns, reached by random turns (seeded by
-    /// --seed), instead of every class: for games too large for every class.
-    #[arg(long, value_name = "N")]
-    sample: Option<usize>,
-    /// Seed of --sample.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-}
-
-impl OpeningsArgs {
-    fn selection(&self) -> Selection {
-        Selection {
-            turns: self.turns,
-            sample: self.sample.map(|n| (n, self.seed)),
-        }
-    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -127,69 +101,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         solving.settled,
         solving.unsettled
     );
-    crate::cli::record_run(&beside(&args.csv), start)?;
+    crate::cli::record_run(&crate::cli::sweep::folder_of(&args.csv), start)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The folder of `file`, where its run.json goes.
-fn beside(file: &std::path::Path) -> PathBuf {
-    file.parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .map_or_else(|| PathBuf::from("."), PathBuf::from)
-}
-
-/// The options of `merge` that only the files of a Quarto split solve take: the rules and
-/// turns of the split (its positions are not in its files), and where the summary goes.
-#[derive(clap::Args, Debug)]
-#[command(next_help_heading = "Quarto split files")]
-pub struct MergeArgs {
-    #[command(flatten)]
-    rules: RulesArgs,
-    #[command(flatten)]
-    openings: OpeningsArgs,
-    /// Also write the summary of a Quarto split solve to this Markdown file, with run.json
-    /// beside it.
-    #[arg(long, value_name = "FILE")]
-    md: Option<PathBuf>,
-}
-
-impl MergeArgs {
-    /// Whether a summary file was asked for.
-    pub fn writes_markdown(&self) -> bool {
-        self.md.is_some()
-    }
-}
-
-/// Merges `files`, CSV files of a split solve: how many positions are solved, their values,
-/// and once all are, the value of the empty board by minimax over the first turns; prints the
-/// summary, and writes it to --md when asked.
-pub fn merge(args: &MergeArgs, files: &[PathBuf]) -> anyhow::Result<()> {
-    let start = Instant::now();
-    if let Some(md) = &args.md {
-        Output::check(md)?;
-    }
-    let split = Split {
-        rules: args.rules.rules()?,
-        selection: args.openings.selection(),
-        depth: Depth::Strong,
-        table_bytes: 0,
-        node_limit: None,
-        report: args.md.clone(),
-    };
-    let text = match &args.md {
-        Some(md) => {
-            let words = crate::cli::command_words();
-            sweep::merge(&split, files, &beside(md), &words, start)?
-        }
-        None => {
-            let rows = sweep::read_shards_checked(files, &|row| {
-                connectk::experiment::sweep::Sweep::check(&split, row)
-            })?;
-            split.document(&split.summary(&rows)).text().to_string()
-        }
-    };
-    out!("{text}");
-    Ok(())
 }
 
 /// Prove the outcome of the empty board by alpha-beta over the first TURNS turns, asking the

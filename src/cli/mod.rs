@@ -118,7 +118,10 @@ enum Command {
 /// Runs the command line and turns every error into one line on stderr, with its causes
 /// (`cannot listen on 127.0.0.1:80: Permission denied`), and exit status 2.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return refuse_arguments(&error),
+    };
     // Arguments need not be UTF-8 (a file name with byte 0xFF): clap reads them as they are,
     // and the record of the command, text, replaces what is not UTF-8.
     set_command(
@@ -138,6 +141,36 @@ pub fn main() -> ExitCode {
             ExitCode::from(BAD_INPUT)
         }
     }
+}
+
+/// Prints clap's answer to arguments it did not take: help and the version as clap writes
+/// them, and a usage error as its first line (what is wrong, such as `invalid value '3/2' for
+/// '--shard <I/N>': ...`), one line like every other refusal, with exit status 2.
+fn refuse_arguments(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match error.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = error.print();
+            ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(BAD_INPUT))
+        }
+        _ => {
+            errln!("{}", first_line(error));
+            ExitCode::from(BAD_INPUT)
+        }
+    }
+}
+
+/// The first line of clap's message for `error`: what is wrong with the arguments.
+fn first_line(error: &clap::Error) -> String {
+    error
+        .render()
+        .to_string()
+        .lines()
+        .next()
+        .unwrap_or("error: bad arguments")
+        .to_string()
 }
 
 /// Whether `error` comes from writing to an output whose reader has gone.
@@ -261,14 +294,5 @@ fn run_args(args: &[String]) -> anyhow::Result<ExitCode> {
 /// bad list gives the first line of clap's message.
 fn parse_args(args: &[String]) -> anyhow::Result<Cli> {
     Cli::try_parse_from(std::iter::once("connectk".to_string()).chain(args.iter().cloned()))
-        .map_err(|e| {
-            anyhow::anyhow!(
-                "{}",
-                e.render()
-                    .to_string()
-                    .lines()
-                    .next()
-                    .unwrap_or("bad arguments")
-            )
-        })
+        .map_err(|e| anyhow::anyhow!("{}", first_line(&e)))
 }

@@ -144,8 +144,9 @@ pub fn main() -> ExitCode {
 }
 
 /// Prints clap's answer to arguments it did not take: help and the version as clap writes
-/// them, and a usage error as its first line (what is wrong, such as `invalid value '3/2' for
-/// '--shard <I/N>': ...`), one line like every other refusal, with exit status 2.
+/// them, and a usage error on one line (what is wrong, such as `invalid value '3/2' for
+/// '--shard <I/N>': ...`, with the allowed values), like every other refusal, with exit
+/// status 2.
 fn refuse_arguments(error: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     match error.kind() {
@@ -156,21 +157,30 @@ fn refuse_arguments(error: &clap::Error) -> ExitCode {
             ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(BAD_INPUT))
         }
         _ => {
-            errln!("{}", first_line(error));
+            errln!("{}", one_line(error));
             ExitCode::from(BAD_INPUT)
         }
     }
 }
 
-/// The first line of clap's message for `error`: what is wrong with the arguments.
-fn first_line(error: &clap::Error) -> String {
-    error
-        .render()
-        .to_string()
-        .lines()
-        .next()
-        .unwrap_or("error: bad arguments")
-        .to_string()
+/// clap's message for `error` on one line: what is wrong, then the allowed values and the tip
+/// clap adds, without its blank lines and its pointer to --help.
+fn one_line(error: &clap::Error) -> String {
+    let rendered = error.render().to_string();
+    let mut line = String::new();
+    for part in rendered.lines().map(str::trim) {
+        if part.is_empty() || part.starts_with("For more information") {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(if part.starts_with('[') { " " } else { "; " });
+        }
+        line.push_str(part);
+    }
+    if line.is_empty() {
+        line.push_str("error: bad arguments");
+    }
+    line
 }
 
 /// Whether `error` comes from writing to an output whose reader has gone.
@@ -294,5 +304,5 @@ fn run_args(args: &[String]) -> anyhow::Result<ExitCode> {
 /// bad list gives the first line of clap's message.
 fn parse_args(args: &[String]) -> anyhow::Result<Cli> {
     Cli::try_parse_from(std::iter::once("connectk".to_string()).chain(args.iter().cloned()))
-        .map_err(|e| anyhow::anyhow!("{}", first_line(&e)))
+        .map_err(|e| anyhow::anyhow!("{}", one_line(&e)))
 }

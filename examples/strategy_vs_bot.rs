@@ -4,7 +4,7 @@
 //!
 //! Run with `cargo run --release --example strategy_vs_bot`.
 
-use connectk::arena::{Level, Pairing, PerfectSettings, PlayerName, Tally, play_match};
+use connectk::arena::{Level, MatchCounts, Matchup, PerfectSettings, PlayerName, play_match};
 use connectk::strategy::StrategyName;
 use connectk::{Rules, Variant};
 
@@ -14,14 +14,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let take_even = PlayerName::Strategy(StrategyName::TakeEven);
     // Neither player is `perfect`, so the perfect player's settings go unused.
     let perfect = PerfectSettings::default();
-    let pairing = Pairing {
+    let pairing = Matchup {
         rules,
         p1: bot,
         p2: take_even,
         perfect: &perfect,
     };
     let records = play_match(pairing, 100, 1, || {})?;
-    let tally = Tally::of(&records);
+    let tally = MatchCounts::of(&records);
     println!(
         "{rules}: hard (P1) against take-even (P2), {} games: P1 {} / draws {} / P2 {}, longest {} plies",
         tally.games(),

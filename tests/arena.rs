@@ -2,14 +2,15 @@
 //! wins and block losses at the documented rates, and matches are reproducible from their seed.
 
 use connectk::arena::{
-    Pairing, PerfectSettings, PlayerName, Tally, blocking_moves, play_match, wilson, winning_moves,
+    MatchCounts, Matchup, PerfectSettings, PlayerName, blocking_moves, play_match, wilson,
+    winning_moves,
 };
 use connectk::strategy::{Game, StrategyName};
 use connectk::{Column, Rules, Variant, notation};
 
 /// `p1` against `p2` under `rules`.
-fn pairing(rules: Rules, p1: PlayerName, p2: PlayerName, perfect: &PerfectSettings) -> Pairing<'_> {
-    Pairing {
+fn pairing(rules: Rules, p1: PlayerName, p2: PlayerName, perfect: &PerfectSettings) -> Matchup<'_> {
+    Matchup {
         rules,
         p1,
         p2,
@@ -35,7 +36,7 @@ fn perfect_player_never_loses_a_won_game() {
             || {},
         )
         .unwrap();
-        let t = Tally::of(&records);
+        let t = MatchCounts::of(&records);
         assert_eq!(t.p2_wins, 40, "perfect as P2 against {opponent}: {t:?}");
     }
 }
@@ -53,7 +54,7 @@ fn take_even_never_loses_on_even_heights() {
                 || {},
             )
             .unwrap();
-            let t = Tally::of(&records);
+            let t = MatchCounts::of(&records);
             assert_eq!(t.p2_wins, 1000, "{w}x{h} against {opponent}: {t:?}");
             assert!(t.longest <= 1 + (w - w / 4) * h);
         }

@@ -143,7 +143,7 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
 /// Who meets whom in a match: the rules, both players, and the settings of any perfect player
 /// among them (its time budget, book and table).
 #[derive(Clone, Copy)]
-pub struct Pairing<'a> {
+pub struct Matchup<'a> {
     /// The rules of every game.
     pub rules: Rules,
     /// The first player.
@@ -165,17 +165,17 @@ pub fn check_pairing(rules: Rules, p1: PlayerName, p2: PlayerName) -> Result<(),
     Ok(())
 }
 
-/// Plays one game of `pairing` from the empty board, the players' randomness from `seed`.
+/// Plays one game of `matchup` from the empty board, the players' randomness from `seed`.
 ///
 /// # Errors
 /// [`MatchError`] when a strategy does not apply or a player has no move.
-pub fn play_game(pairing: Pairing, seed: u64) -> Result<GameRecord, MatchError> {
-    let Pairing {
+pub fn play_game(matchup: Matchup, seed: u64) -> Result<GameRecord, MatchError> {
+    let Matchup {
         rules,
         p1,
         p2,
         perfect,
-    } = pairing;
+    } = matchup;
     let mut first = p1.build(rules, Player::P1, seed, perfect)?;
     let mut second = p2.build(rules, Player::P2, seed.wrapping_add(1), perfect)?;
     let mut pos = Position::new(rules);
@@ -217,43 +217,60 @@ pub fn play_game(pairing: Pairing, seed: u64) -> Result<GameRecord, MatchError> 
     Ok(GameRecord::of(p1, p2, seed, &pos, &moves, &proofs, move_ms))
 }
 
-/// Games played in parallel between two deliveries to the sink of [`play_games`]: enough to
-/// keep every core busy, few enough that memory stays small however many games are asked for.
+/// Games played in parallel between two deliveries to the sink of [`play_seeded`]: enough
+/// to keep every core busy, few enough that memory stays small however many games are asked
+/// for.
 const BATCH: u64 = 1024;
 
-/// Plays `games` games of `pairing` in parallel, game `i` with [`game_seed`]`(seed, i)`, and
-/// hands each record to `sink` in game order (identical whatever the number of threads, unless
-/// a perfect player's time budget runs out: its choice then depends on how far its search
-/// got), a batch at a time, so that any number of games runs in bounded memory. `done` is
-/// called after each game.
+/// Plays `games` games in parallel, game `i` by `play` with [`game_seed`]`(seed, i)`, and hands
+/// each result to `sink` in game order, a batch at a time, so that any number of games runs in
+/// bounded memory. `done` is called after each game. The match loop of every game the arena
+/// plays, Connect-k's and Quarto's.
+///
+/// # Errors
+/// The first error of `play` in game order, or the first error of `sink`; the games after it
+/// are not played.
+pub fn play_seeded<R: Send, M: Send, E: From<M>>(
+    games: u64,
+    seed: u64,
+    play: impl Fn(u64) -> Result<R, M> + Sync,
+    done: impl Fn() + Sync,
+    mut sink: impl FnMut(R) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut start = 0;
+    while start < games {
+        let end = games.min(start.saturating_add(BATCH));
+        let batch: Vec<R> = (start..end)
+            .into_par_iter()
+            .map(|i| {
+                let result = play(game_seed(seed, i));
+                done();
+                result
+            })
+            .collect::<Result<_, M>>()?;
+        for result in batch {
+            sink(result)?;
+        }
+        start = end;
+    }
+    Ok(())
+}
+
+/// Plays `games` games of `matchup` with [`play_seeded`] (identical whatever the number of
+/// threads, unless a perfect player's time budget runs out: its choice then depends on how
+/// far its search got).
 ///
 /// # Errors
 /// The first [`MatchError`] in game order, or the first error of `sink`; the games after it
 /// are not played.
 pub fn play_games<E: From<MatchError>>(
-    pairing: Pairing,
+    matchup: Matchup,
     games: u64,
     seed: u64,
     done: impl Fn() + Sync,
-    mut sink: impl FnMut(GameRecord) -> Result<(), E>,
+    sink: impl FnMut(GameRecord) -> Result<(), E>,
 ) -> Result<(), E> {
-    let mut start = 0;
-    while start < games {
-        let end = games.min(start.saturating_add(BATCH));
-        let batch: Vec<GameRecord> = (start..end)
-            .into_par_iter()
-            .map(|i| {
-                let record = play_game(pairing, game_seed(seed, i));
-                done();
-                record
-            })
-            .collect::<Result<_, MatchError>>()?;
-        for record in batch {
-            sink(record)?;
-        }
-        start = end;
-    }
-    Ok(())
+    play_seeded(games, seed, |s| play_game(matchup, s), done, sink)
 }
 
 /// Every record of [`play_games`], in game order.
@@ -261,13 +278,13 @@ pub fn play_games<E: From<MatchError>>(
 /// # Errors
 /// The first [`MatchError`] in game order.
 pub fn play_match(
-    pairing: Pairing,
+    matchup: Matchup,
     games: u64,
     seed: u64,
     done: impl Fn() + Sync,
 ) -> Result<Vec<GameRecord>, MatchError> {
     let mut records = Vec::new();
-    play_games(pairing, games, seed, done, |record| {
+    play_games(matchup, games, seed, done, |record| {
         records.push(record);
         Ok::<(), MatchError>(())
     })?;
@@ -276,23 +293,23 @@ pub fn play_match(
 
 /// Counts of a match from P1's side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub struct MatchCounts {
     /// Games won by P1.
     pub p1_wins: u64,
     /// Games drawn.
     pub draws: u64,
     /// Games won by P2.
     pub p2_wins: u64,
-    /// Total plies.
+    /// Total length of the games (plies; turns in Quarto).
     pub plies: u64,
     /// Longest game.
     pub longest: u32,
 }
 
-impl Tally {
+impl MatchCounts {
     /// Counts the records.
-    pub fn of(records: &[GameRecord]) -> Tally {
-        let mut t = Tally::default();
+    pub fn of(records: &[GameRecord]) -> MatchCounts {
+        let mut t = MatchCounts::default();
         for r in records {
             t.add(r);
         }
@@ -301,13 +318,19 @@ impl Tally {
 
     /// Counts one more game.
     pub fn add(&mut self, record: &GameRecord) {
-        match GameResult::from_label(record.outcome) {
-            Some(GameResult::Win(Player::P1)) => self.p1_wins += 1,
-            Some(GameResult::Win(Player::P2)) => self.p2_wins += 1,
-            _ => self.draws += 1,
+        let result = GameResult::from_label(record.outcome).unwrap_or(GameResult::Draw);
+        self.count(result, record.length);
+    }
+
+    /// Counts one more game, of any game the arena plays: its result and its length.
+    pub fn count(&mut self, result: GameResult, length: u32) {
+        match result {
+            GameResult::Win(Player::P1) => self.p1_wins += 1,
+            GameResult::Win(Player::P2) => self.p2_wins += 1,
+            GameResult::Draw => self.draws += 1,
         }
-        self.plies += u64::from(record.length);
-        self.longest = self.longest.max(record.length);
+        self.plies += u64::from(length);
+        self.longest = self.longest.max(length);
     }
 
     /// Games counted.
@@ -334,7 +357,7 @@ pub struct Standing {
 
 impl Standing {
     /// The results of P1 in a match counted by `tally`.
-    pub fn as_p1(tally: &Tally) -> Standing {
+    pub fn as_p1(tally: &MatchCounts) -> Standing {
         Standing {
             wins: tally.p1_wins,
             draws: tally.draws,
@@ -343,7 +366,7 @@ impl Standing {
     }
 
     /// The results of P2 in a match counted by `tally`.
-    pub fn as_p2(tally: &Tally) -> Standing {
+    pub fn as_p2(tally: &MatchCounts) -> Standing {
         Standing {
             wins: tally.p2_wins,
             draws: tally.draws,

@@ -19,8 +19,8 @@ use crate::strategy::{Strategy, StrategyError, StrategyName, UnknownName};
 
 pub use bots::{Level, Random, RuleBot, blocking_moves, winning_moves};
 pub use matches::{
-    GameRecord, MatchError, Pairing, Standing, Tally, check_pairing, game_seed, play_game,
-    play_games, play_match,
+    GameRecord, MatchCounts, MatchError, Matchup, Standing, check_pairing, game_seed, play_game,
+    play_games, play_match, play_seeded,
 };
 pub use perfect::{PERFECT_TABLE, Perfect, PerfectSettings, safest_moves};
 pub use stats::wilson;

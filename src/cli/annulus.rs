@@ -1,14 +1,13 @@
-//! `connectk annulus` and `connectk annulus-merge`: the paper's open problem, Connect-k on a
-//! cylinder, solved board by board, and the joining of its shards.
+//! `connectk annulus`: the paper's open problem, Connect-k on a cylinder, solved board by
+//! board.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use connectk::experiment::annulus::{self, Effort, Row, Store};
-use connectk::experiment::export::csv::read_rows;
+use connectk::experiment::annulus::{Annulus, Effort};
 use connectk::experiment::shard::Shard;
-use connectk::experiment::table1::Grid;
+use connectk::experiment::sweep::{Grid, Solved};
 use connectk::{DEFAULT_TABLE, Mib};
 
 /// Solve every cylinder board of a grid (the paper's annulus: column w next to column 1)
@@ -33,7 +32,7 @@ pub struct Args {
     #[arg(long, default_value = "results/annulus", value_name = "DIR")]
     out: PathBuf,
     /// Solve only the I-th of N interleaved slices of the grid (for job arrays), writing
-    /// DIR/annulus.shard-I-of-N.csv; join the shards with `connectk annulus-merge`.
+    /// DIR/annulus.shard-I-of-N.csv; join the shards with `connectk merge`.
     #[arg(long, value_name = "I/N")]
     shard: Option<Shard>,
     /// Worker threads (default: one per core).
@@ -56,116 +55,47 @@ pub struct Args {
     minutes: Option<u64>,
 }
 
-/// Join the CSV files of `annulus --shard` runs into the outputs of one run (annulus.csv,
-/// annulus.md and the maps in DIR).
-#[derive(clap::Args, Debug)]
-pub struct MergeArgs {
-    /// Shard CSV files written by `annulus --shard`.
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
-    /// Output directory.
-    #[arg(long, default_value = "results/annulus", value_name = "DIR")]
-    out: PathBuf,
-}
+/// The files an annulus run writes beside run.json.
+pub const FILES: &[&str] = &["annulus.csv", "annulus.md", "annulus-*-k*.svg"];
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     super::check_grid(args.k_min, args.k_max, args.max_cells, "the sweep")?;
     super::check_memory("--table-mb", args.table_mb, super::workers(args.threads))?;
-    super::in_worker_pool(args.threads, || solve(&args))
-}
-
-/// The work of [`run`], on the worker pool.
-fn solve(args: &Args) -> anyhow::Result<ExitCode> {
     let grid = Grid {
         k_min: args.k_min,
         k_max: args.k_max,
         max_cells: args.max_cells,
     };
-    let mut boards = annulus::boards(grid)?;
-    let csv = match args.shard {
-        Some(shard) => {
-            boards = shard.select(&boards);
-            args.out.join(format!(
-                "annulus.shard-{}-of-{}.csv",
-                shard.index, shard.count
-            ))
-        }
-        None => args.out.join("annulus.csv"),
-    };
-    let (store, resume) = Store::open_for(&csv, &boards)?;
-    errln!(
-        "{} cylinder boards (k {}..{}, width*height <= {}, both rule sets): {resume}",
-        boards.len(),
-        args.k_min,
-        args.k_max,
-        args.max_cells,
-    );
-    let bar = super::progress::bar(resume.pending() as u64, "boards")?;
-    let start = Instant::now();
     let effort = Effort {
         table: args.table_mb,
         strong_nodes: args.strong_nodes,
         weak_nodes: args.weak_nodes,
         deadline: args
             .minutes
-            .map(|m| start + std::time::Duration::from_secs(m * 60)),
+            .map(|m| Instant::now() + Duration::from_secs(m.saturating_mul(60))),
     };
-    let unsolved = annulus::run(&boards, &store, effort, |board, row| {
-        let verdict = row.map_or("given up".to_string(), |r| {
-            format!("{} ({})", r.outcome, r.depth.name())
-        });
-        bar.set_message(format!(
-            "{} k={} {}x{}: {verdict}",
-            board.variant, board.k, board.width, board.height
-        ));
-        bar.inc(1);
+    let described = format!(
+        "cylinder boards (k {}..{}, width*height <= {}, both rule sets)",
+        args.k_min, args.k_max, args.max_cells
+    );
+    super::in_worker_pool(args.threads, || {
+        super::sweep::run(
+            &Annulus {
+                grid: Some(grid),
+                effort,
+            },
+            &args.out,
+            args.shard,
+            &described,
+            FILES,
+            |board, solved| {
+                let verdict = match solved {
+                    Solved::Row(r) => format!("{} ({})", r.outcome, r.depth.name()),
+                    _ => "given up".to_string(),
+                };
+                format!("{} {}: {verdict}", board.variant, board.name())
+            },
+        )
     })?;
-    bar.finish_and_clear();
-    errln!(
-        "solved {} of {} boards in {:.1} s",
-        resume.pending() - unsolved.len(),
-        resume.pending(),
-        start.elapsed().as_secs_f64()
-    );
-    if args.shard.is_none() {
-        publish(&args.out, store.rows()?, grid)?;
-        super::record_run(&args.out, start)?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn publish(dir: &Path, mut rows: Vec<Row>, grid: Grid) -> anyhow::Result<()> {
-    let unsolved = annulus::missing(grid, &rows)?;
-    let summary = annulus::publish(dir, &mut rows, &unsolved, &super::command_line())?;
-    outln!("{summary}");
-    outln!(
-        "wrote {0}/annulus.csv, {0}/annulus.md, {0}/annulus-*-k*.svg and {0}/run.json",
-        dir.display()
-    );
-    Ok(())
-}
-
-pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    let start = Instant::now();
-    let mut rows: Vec<Row> = Vec::new();
-    for file in &args.files {
-        if !file.is_file() {
-            anyhow::bail!(
-                "cannot read shard file {}: not a file (give the CSV files of `connectk annulus --shard`)",
-                file.display()
-            );
-        }
-        for row in read_rows::<Row>(file)? {
-            if !rows.iter().any(|r| r.board() == row.board()) {
-                rows.push(row);
-            }
-        }
-    }
-    if rows.is_empty() {
-        anyhow::bail!("the shard files hold no boards: nothing to merge");
-    }
-    let grid = annulus::grid_of(&rows);
-    publish(&args.out, rows, grid)?;
-    super::record_run(&args.out, start)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use connectk::arena::{
-    GameRecord, Pairing, PlayerName, Standing, Tally, check_pairing, play_games, wilson,
+    GameRecord, MatchCounts, Matchup, PlayerName, Standing, check_pairing, play_games, wilson,
 };
 use connectk::experiment::export::csv::RowWriter;
 
@@ -67,59 +67,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .any(|&(p1, p2)| p1 == PlayerName::Perfect || p2 == PlayerName::Perfect);
     let perfect = args.perfect.settings(rules, searched)?;
-    let mut out = args.out.as_deref().map(RowWriter::create).transpose()?;
-    let bar = super::progress::bar(pairings.len() as u64 * args.games, "games")?;
-    let mut played: Vec<(PlayerName, PlayerName, Tally, Proofs)> = Vec::new();
-    for (p1, p2) in pairings {
-        let mut tally = Tally::default();
-        let mut proofs = Proofs::default();
-        let pairing = Pairing {
-            rules,
-            p1,
-            p2,
-            perfect: &perfect,
-        };
-        super::in_worker_pool(args.threads, || {
-            play_games(
-                pairing,
-                args.games,
-                args.seed,
-                || bar.inc(1),
-                |record| {
-                    tally.add(&record);
-                    proofs.add(&record);
-                    if let Some(out) = out.as_mut() {
-                        out.write(&record)?;
-                    }
-                    anyhow::Ok(())
-                },
-            )
-        })?;
-        played.push((p1, p2, tally, proofs));
-    }
-    bar.finish_and_clear();
-    if let Some(out) = out {
-        out.finish()?;
-    }
-    for (p1, p2, t, proofs) in &played {
-        outln!(
-            "{rules}: {p1} (P1) vs {p2} (P2), {} games, seed {}",
-            t.games(),
-            args.seed
-        );
-        print_counts(
-            &[
-                (format!("P1 {p1} wins"), t.p1_wins),
-                ("draws".to_string(), t.draws),
-                (format!("P2 {p2} wins"), t.p2_wins),
-            ],
-            t.games(),
-        )?;
-        outln!(
-            "  game length: mean {:.1}, max {}",
-            t.mean_length(),
-            t.longest
-        );
+    let played = play(&args, rules, &pairings, &perfect)?;
+    for (p1, p2, counts, proofs) in &played {
+        let sides = format!("{rules}: {p1} (P1) vs {p2} (P2)");
+        print_match(&sides, p1.as_str(), p2.as_str(), args.seed, counts, "")?;
         proofs.print()?;
     }
     if let [(a, b, first, _), (_, _, second, _)] = played.as_slice() {
@@ -139,6 +90,88 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         outln!("  {a} scores {:.1}%", 100.0 * standing.score());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What one side of a match played: its players, counts and proofs.
+type Played = (PlayerName, PlayerName, MatchCounts, Proofs);
+
+/// Plays `args.games` games of each of `pairings` on the worker pool with a progress bar,
+/// writing each game to the --out file when asked.
+fn play(
+    args: &Args,
+    rules: connectk::Rules,
+    pairings: &[(PlayerName, PlayerName)],
+    perfect: &connectk::arena::PerfectSettings,
+) -> anyhow::Result<Vec<Played>> {
+    let mut out = args.out.as_deref().map(RowWriter::create).transpose()?;
+    let bar = super::progress::bar(pairings.len() as u64 * args.games, "games")?;
+    let mut played = Vec::new();
+    for &(p1, p2) in pairings {
+        let mut counts = MatchCounts::default();
+        let mut proofs = Proofs::default();
+        let matchup = Matchup {
+            rules,
+            p1,
+            p2,
+            perfect,
+        };
+        super::in_worker_pool(args.threads, || {
+            play_games(
+                matchup,
+                args.games,
+                args.seed,
+                || bar.inc(1),
+                |record| {
+                    counts.add(&record);
+                    proofs.add(&record);
+                    if let Some(out) = out.as_mut() {
+                        out.write(&record)?;
+                    }
+                    anyhow::Ok(())
+                },
+            )
+        })?;
+        played.push((p1, p2, counts, proofs));
+    }
+    bar.finish_and_clear();
+    if let Some(out) = out {
+        out.finish()?;
+    }
+    Ok(played)
+}
+
+/// Prints a match between `p1` and `p2` described as `sides`: its games, the counts from P1's
+/// side with their intervals, and the game length (in `unit`, when one is named). The report
+/// of every arena, Connect-k's and Quarto's.
+pub fn print_match(
+    sides: &str,
+    p1: &str,
+    p2: &str,
+    seed: u64,
+    counts: &MatchCounts,
+    unit: &str,
+) -> std::io::Result<()> {
+    let games = counts.games();
+    outln!("{sides}, {games} games, seed {seed}");
+    print_counts(
+        &[
+            (format!("P1 {p1} wins"), counts.p1_wins),
+            ("draws".to_string(), counts.draws),
+            (format!("P2 {p2} wins"), counts.p2_wins),
+        ],
+        games,
+    )?;
+    let unit = if unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {unit}")
+    };
+    outln!(
+        "  game length: mean {:.1}, max {}{unit}",
+        counts.mean_length(),
+        counts.longest
+    );
+    Ok(())
 }
 
 /// The moves of a player that proves its moves (`perfect`) over a match: their times and how

@@ -34,6 +34,7 @@ mod board;
 mod book;
 mod experiment;
 mod hint_bench;
+mod merge;
 mod options;
 mod paper_check;
 mod perft;
@@ -44,7 +45,9 @@ mod serve;
 mod show;
 mod sizes;
 mod solve;
+mod sweep;
 mod table1;
+mod terminal;
 mod tournament;
 mod uci_dataset;
 mod verify;
@@ -93,9 +96,9 @@ enum Command {
     Show(show::Args),
     Solve(solve::Args),
     Table1(table1::Args),
-    Merge(table1::MergeArgs),
+    #[command(alias = "annulus-merge")]
+    Merge(merge::Args),
     Annulus(annulus::Args),
-    AnnulusMerge(annulus::MergeArgs),
     Perft(perft::Args),
     Bench(bench::Args),
     HintBench(hint_bench::Args),
@@ -115,7 +118,10 @@ enum Command {
 /// Runs the command line and turns every error into one line on stderr, with its causes
 /// (`cannot listen on 127.0.0.1:80: Permission denied`), and exit status 2.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return refuse_arguments(&error),
+    };
     // Arguments need not be UTF-8 (a file name with byte 0xFF): clap reads them as they are,
     // and the record of the command, text, replaces what is not UTF-8.
     set_command(
@@ -135,6 +141,46 @@ pub fn main() -> ExitCode {
             ExitCode::from(BAD_INPUT)
         }
     }
+}
+
+/// Prints clap's answer to arguments it did not take: help and the version as clap writes
+/// them, and a usage error on one line (what is wrong, such as `invalid value '3/2' for
+/// '--shard <I/N>': ...`, with the allowed values), like every other refusal, with exit
+/// status 2.
+fn refuse_arguments(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match error.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = error.print();
+            ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(BAD_INPUT))
+        }
+        _ => {
+            errln!("{}", one_line(error));
+            ExitCode::from(BAD_INPUT)
+        }
+    }
+}
+
+/// clap's message for `error` on one line: what is wrong, then the allowed values and the tip
+/// clap adds, without its blank lines and its pointer to --help.
+fn one_line(error: &clap::Error) -> String {
+    let rendered = error.render().to_string();
+    let mut line = String::new();
+    for part in rendered.lines().map(str::trim) {
+        if part.is_empty() || part.starts_with("For more information") {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(if part.starts_with('[') { " " } else { "; " });
+        }
+        line.push_str(part);
+    }
+    if line.is_empty() {
+        line.push_str("error: bad arguments");
+    }
+    line
 }
 
 /// Whether `error` comes from writing to an output whose reader has gone.
@@ -157,9 +203,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Table1(args) => table1::run(args),
-        Command::Merge(args) => table1::merge(args),
+        Command::Merge(args) => merge::run(args),
         Command::Annulus(args) => annulus::run(args),
-        Command::AnnulusMerge(args) => annulus::merge(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
         Command::HintBench(args) => hint_bench::run(args),
@@ -190,11 +235,15 @@ fn command_line() -> String {
     provenance::command_line(&COMMAND.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
+/// The words of the command being run, after the program's name.
+fn command_words() -> Vec<String> {
+    COMMAND.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
 /// Writes the record of how the results in `dir` were made (see [`Provenance`]), for the
 /// command being run, which started at `start`.
 fn record_run(dir: &std::path::Path, start: std::time::Instant) -> anyhow::Result<()> {
-    let words = COMMAND.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    Provenance::now(&words, start.elapsed()).write(dir)?;
+    Provenance::now(&command_words(), start.elapsed()).write(dir)?;
     Ok(())
 }
 
@@ -255,14 +304,5 @@ fn run_args(args: &[String]) -> anyhow::Result<ExitCode> {
 /// bad list gives the first line of clap's message.
 fn parse_args(args: &[String]) -> anyhow::Result<Cli> {
     Cli::try_parse_from(std::iter::once("connectk".to_string()).chain(args.iter().cloned()))
-        .map_err(|e| {
-            anyhow::anyhow!(
-                "{}",
-                e.render()
-                    .to_string()
-                    .lines()
-                    .next()
-                    .unwrap_or("bad arguments")
-            )
-        })
+        .map_err(|e| anyhow::anyhow!("{}", one_line(&e)))
 }

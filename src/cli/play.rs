@@ -1,17 +1,17 @@
 //! `connectk play`: a game against a bot at the terminal, one move per line of input.
 
-use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use connectk::analysis::perfect_values;
 use connectk::arena::PlayerName;
 use connectk::arena::human::{self, Command, HINT_TIME};
-use connectk::strategy::Game;
+use connectk::strategy::{Game, Strategy};
 use connectk::{Budget, Column, GameResult, Mib, Player, Position, Solver};
 
 use super::board::BoardArgs;
 use super::options::PerfectArgs;
+use super::terminal::{self, Answer, TerminalGame};
 
 /// Who moves first.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,18 +50,14 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs())
-    });
+    let seed = terminal::seed_or_clock(args.seed);
     let me = match args.first {
         First::Me => Player::P1,
         First::Bot => Player::P2,
     };
     // The hint searches whoever the opponent is.
     let perfect = args.perfect.settings(rules, true)?;
-    let mut bot = args.opponent.build(rules, me.other(), seed, &perfect)?;
+    let bot = args.opponent.build(rules, me.other(), seed, &perfect)?;
     let name = args.opponent.as_str();
     outln!(
         "{rules}: you play {} ({me}), {name} plays {} ({}); seed {seed}",
@@ -70,70 +66,100 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         me.other()
     );
     outln!("Type a column number (1-{}), hint or quit.", rules.width());
-    let stdin = std::io::stdin();
-    let echo = !stdin.is_terminal();
-    let mut lines = stdin.lock().lines();
     // The hint's solver: kept for the whole game, searching on every core while you think.
     let mut solver = Solver::new(Mib(64)).with_threads(super::workers(None));
     if let Some(book) = perfect.book() {
         solver = solver.with_book(book);
     }
-    let hint_time = Duration::from_millis(args.hint_ms);
-    let mut pos = Position::new(rules);
-    let mut moves: Vec<Column> = Vec::new();
-    out!("{}", pos.diagram());
-    while !pos.is_over() {
-        let column = if pos.to_move() == me {
-            out!("your move ({}): ", me.symbol());
-            std::io::stdout().flush()?;
-            let Some(line) = lines.next().transpose()? else {
-                outln!();
-                errln!("input ended before the game was over");
-                return Ok(ExitCode::FAILURE);
-            };
-            if echo {
-                outln!("{}", line.trim_end());
-            }
-            match human::parse_command(&line, &pos) {
-                Ok(Command::Play(column)) => column,
-                Ok(Command::Hint) => {
-                    print_hints(&pos, &mut solver, hint_time)?;
-                    continue;
-                }
-                Ok(Command::Quit) => {
-                    outln!("you quit after {} plies", pos.plies());
-                    return Ok(ExitCode::SUCCESS);
-                }
-                Err(e) => {
-                    outln!("refused: {e}");
-                    continue;
-                }
-            }
-        } else {
-            let game = Game {
-                position: &pos,
-                moves: &moves,
-            };
-            let column = bot.choose(game)?;
-            pos.check_move(column)?;
-            outln!("{name} plays column {column}");
-            column
-        };
-        pos.play(column)?;
-        moves.push(column);
-        out!("{}", pos.diagram());
+    let mut game = ConnectGame {
+        pos: Position::new(rules),
+        moves: Vec::new(),
+        me,
+        bot,
+        name,
+        solver,
+        hint_time: Duration::from_millis(args.hint_ms),
+    };
+    terminal::play(&mut game)
+}
+
+/// A Connect-k game against a bot at the terminal.
+struct ConnectGame {
+    pos: Position,
+    moves: Vec<Column>,
+    me: Player,
+    bot: Box<dyn Strategy>,
+    name: &'static str,
+    /// The hint's solver.
+    solver: Solver,
+    hint_time: Duration,
+}
+
+impl TerminalGame for ConnectGame {
+    type Move = Column;
+
+    fn diagram(&self) -> String {
+        self.pos.diagram()
     }
-    let outcome = pos.outcome().expect("the game is over");
-    outln!("game over: {outcome}");
-    outln!(
-        "{}",
-        match outcome.result {
-            GameResult::Win(p) if p == me => "you win".to_string(),
-            GameResult::Win(_) => format!("{name} wins"),
+
+    fn is_over(&self) -> bool {
+        self.pos.is_over()
+    }
+
+    fn human_to_move(&self) -> bool {
+        self.pos.to_move() == self.me
+    }
+
+    fn prompt(&self) -> String {
+        format!("your move ({}): ", self.me.symbol())
+    }
+
+    fn answer(&mut self, line: &str) -> anyhow::Result<Answer<Column>> {
+        Ok(match human::parse_command(line, &self.pos) {
+            Ok(Command::Play(column)) => Answer::Play(column),
+            Ok(Command::Hint) => {
+                print_hints(&self.pos, &mut self.solver, self.hint_time)?;
+                Answer::Again
+            }
+            Ok(Command::Quit) => {
+                outln!("you quit after {} plies", self.pos.plies());
+                Answer::Quit
+            }
+            Err(e) => {
+                outln!("refused: {e}");
+                Answer::Again
+            }
+        })
+    }
+
+    fn bot_move(&mut self) -> anyhow::Result<Column> {
+        let game = Game {
+            position: &self.pos,
+            moves: &self.moves,
+        };
+        let column = self.bot.choose(game)?;
+        self.pos.check_move(column)?;
+        outln!("{} plays column {column}", self.name);
+        Ok(column)
+    }
+
+    fn play(&mut self, column: Column) -> anyhow::Result<()> {
+        self.pos.play(column)?;
+        self.moves.push(column);
+        Ok(())
+    }
+
+    fn finish(&self) -> anyhow::Result<()> {
+        let outcome = self.pos.outcome().expect("the game is over");
+        outln!("game over: {outcome}");
+        let verdict = match outcome.result {
+            GameResult::Win(p) if p == self.me => "you win".to_string(),
+            GameResult::Win(_) => format!("{} wins", self.name),
             GameResult::Draw => "draw".to_string(),
-        }
-    );
-    Ok(ExitCode::SUCCESS)
+        };
+        outln!("{verdict}");
+        Ok(())
+    }
 }
 
 /// Prints the solver's value of every column for the side to move, as far as it settles them

@@ -1,6 +1,7 @@
-//! `connectk quarto`: Quarto's subcommands and the rule options they share.
+//! `connectk quarto`: Quarto's subcommands.
 
 mod arena;
+pub mod options;
 mod play;
 mod show;
 mod solve;
@@ -10,9 +11,6 @@ mod sweep;
 use std::process::ExitCode;
 
 use clap::Subcommand;
-
-use connectk::Variant;
-use connectk::quarto::{Position, Rules, notation};
 
 /// Quarto: a 4x4 board and 16 pieces with four two-valued attributes (light/dark, short/tall,
 /// round/square, solid/hollow). Each turn a player places the piece the opponent chose for it,
@@ -34,7 +32,8 @@ enum Command {
     Arena(arena::Args),
     Solve(solve::Args),
     Split(split::Args),
-    Merge(split::MergeArgs),
+    /// The same command as `connectk merge`, kept under its old name.
+    Merge(crate::cli::merge::Args),
     Prove(split::ProveArgs),
     Sweep(sweep::Args),
 }
@@ -46,55 +45,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Arena(args) => arena::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Split(args) => split::run(args),
-        Command::Merge(args) => split::merge(args),
+        Command::Merge(args) => crate::cli::merge::run(args),
         Command::Prove(args) => split::prove(args),
         Command::Sweep(args) => sweep::run(args),
-    }
-}
-
-/// `--size`, `--attributes`, `--rules`, `--criteria`, `--square`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct RulesArgs {
-    /// Board side: 2, 3 or 4.
-    #[arg(long, default_value_t = 4)]
-    size: u32,
-    /// Attributes per piece, 1 to 4 (2^A pieces; with fewer pieces than cells the game is a
-    /// draw when they run out).
-    #[arg(long, default_value_t = 4)]
-    attributes: u32,
-    /// `normal` (a line wins) or `misere` (a line loses).
-    #[arg(long, default_value = "normal", value_name = "normal|misere")]
-    rules: Variant,
-    /// Attributes that count for a line (the beginners' variation), comma-separated: numbers
-    /// from 0 or the names colour, height, shape, fill. Default: all.
-    #[arg(long, value_name = "LIST")]
-    criteria: Option<String>,
-    /// Four pieces of a 2x2 square sharing an attribute also end the game.
-    #[arg(long)]
-    square: bool,
-}
-
-impl RulesArgs {
-    /// The validated rules.
-    pub fn rules(&self) -> anyhow::Result<Rules> {
-        let criteria = self
-            .criteria
-            .as_deref()
-            .map(|c| Rules::parse_criteria(c, self.attributes))
-            .transpose()?;
-        Ok(Rules::new(
-            self.size,
-            self.attributes,
-            criteria,
-            self.rules,
-            self.square,
-        )?)
-    }
-
-    /// The rules and the position after `record`.
-    pub fn position(&self, record: &str) -> anyhow::Result<(Rules, Position)> {
-        let rules = self.rules()?;
-        let (pos, _) = notation::parse(rules, record)?;
-        Ok((rules, pos))
     }
 }

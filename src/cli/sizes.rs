@@ -1,14 +1,12 @@
 //! `connectk sizes`: who wins, and on which ply, on every board size.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use connectk::experiment::export::csv::read_rows;
 use connectk::experiment::shard::Shard;
-use connectk::experiment::sizes::{
-    self, Attempt, AttemptStore, Effort, Row, SizeGrid, Solved, Store,
-};
+use connectk::experiment::sizes::{Effort, SizeGrid, Sizes};
+use connectk::experiment::sweep::Solved;
 use connectk::{Mib, Variant};
 
 /// Solve the empty board of every size of a grid exactly, under each rule set: the winner with
@@ -63,6 +61,9 @@ pub struct Args {
     out: PathBuf,
 }
 
+/// The files a size table writes beside run.json.
+pub const FILES: &[&str] = &["sizes.csv", "sizes.md", "sizes-*.svg"];
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let min_sum = args.min_sum.unwrap_or(2 * args.min_side);
     if args.min_side == 0 || min_sum > args.max_sum {
@@ -84,104 +85,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         min_side: args.min_side,
         sums: min_sum..=args.max_sum,
     };
-    let mut boards = grid.boards()?;
-    if boards.is_empty() {
+    if grid.boards()?.is_empty() {
         anyhow::bail!("the grid holds no board: lower --min-side or raise --max-sum");
     }
-    let (csv, open_csv) = match args.shard {
-        Some(shard) => {
-            boards = shard.select(&boards);
-            let stem = format!("shard-{}-of-{}", shard.index, shard.count);
-            (
-                args.out.join(format!("sizes.{stem}.csv")),
-                args.out.join(format!("open.{stem}.csv")),
-            )
-        }
-        None => (args.out.join("sizes.csv"), args.out.join("open.csv")),
-    };
-    let (store, resume) = Store::open_for(&csv, &boards)?;
-    let attempts = AttemptStore::open(&open_csv)?;
-    errln!("{} boards: {resume}", boards.len());
     let effort = Effort {
         table: args.table_mb,
         time: Duration::from_secs_f64(args.time_limit),
     };
-    let bar = super::progress::bar(resume.pending() as u64, "boards")?;
-    let start = Instant::now();
+    let sizes = Sizes {
+        grid: Some(grid),
+        effort,
+    };
     super::in_worker_pool(args.threads, || {
-        Ok(sizes::run(
-            &boards,
-            &store,
-            &attempts,
-            effort,
+        super::sweep::run(
+            &sizes,
+            &args.out,
+            args.shard,
+            "boards",
+            FILES,
             |board, solved| {
                 let verdict = match solved {
                     Solved::Row(row) => format!("{} on ply {}", row.outcome, row.remoteness),
-                    Solved::Open(_) => "open".to_string(),
+                    _ => "open".to_string(),
                 };
-                bar.set_message(format!(
-                    "{} k={} {}x{}: {verdict}",
-                    board.variant, board.k, board.width, board.height
-                ));
-                bar.inc(1);
+                format!("{} {}: {verdict}", board.variant, board.name())
             },
-        )?)
+        )
     })?;
-    bar.finish_and_clear();
-    errln!("done in {:.1} s", start.elapsed().as_secs_f64());
-    if args.shard.is_none() {
-        publish(&args.out, store.rows()?, attempts.rows()?)?;
-        super::record_run(&args.out, start)?;
-    }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes the outputs of `rows` and `open` into `dir`.
-pub fn publish(dir: &Path, mut rows: Vec<Row>, open: Vec<Attempt>) -> anyhow::Result<()> {
-    let summary = sizes::publish(dir, &mut rows, &open, &super::command_line())?;
-    outln!("{summary}");
-    outln!(
-        "wrote {0}/sizes.csv, {0}/sizes.md, {0}/sizes-*.svg and {0}/run.json",
-        dir.display()
-    );
-    Ok(())
-}
-
-/// Joins size-table shards (`sizes.shard-*.csv`, with the `open.shard-*.csv` beside them) into
-/// one table in `dir`.
-pub fn merge(files: &[PathBuf], dir: &Path) -> anyhow::Result<()> {
-    let mut rows: Vec<Row> = Vec::new();
-    let mut open: Vec<Attempt> = Vec::new();
-    for file in files {
-        for row in read_rows::<Row>(file)? {
-            if !rows.iter().any(|r| r.board() == row.board()) {
-                rows.push(row);
-            }
-        }
-        if let Some(attempts) = open_beside(file)?.filter(|p| p.exists()) {
-            open.extend(read_rows::<Attempt>(&attempts)?);
-        }
-    }
-    publish(dir, rows, open)
-}
-
-/// The file of open attempts that `sizes --shard` writes beside the shard `file`
-/// (`open.shard-I-of-N.csv` beside `sizes.shard-I-of-N.csv`); `None` for a file named
-/// otherwise.
-///
-/// # Errors
-/// When the file's name is not UTF-8, so that the name of its attempts cannot be made from it.
-fn open_beside(file: &Path) -> anyhow::Result<Option<PathBuf>> {
-    let Some(name) = file.file_name() else {
-        return Ok(None);
-    };
-    let Some(name) = name.to_str() else {
-        anyhow::bail!(
-            "{}: the file name is not UTF-8: rename the shard and its open.* file as `sizes --shard` wrote them",
-            file.display()
-        );
-    };
-    Ok(name
-        .strip_prefix("sizes.")
-        .map(|rest| file.with_file_name(format!("open.{rest}"))))
 }

@@ -1,11 +1,11 @@
-//! `connectk table1` and `connectk merge`: Table I of the paper, and the joining of its shards.
+//! `connectk table1`: Table I of the paper.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use connectk::experiment::shard::Shard;
-use connectk::experiment::table1::{self, Effort, Grid, Report, Row, Store, Unsolved};
+use connectk::experiment::sweep::{Grid, Solved};
+use connectk::experiment::table1::{Effort, Table1};
 use connectk::{DEFAULT_ONE_ROW, DEFAULT_TABLE, Depth, Mib};
 
 /// Solve every misère board of a grid exactly and hold each outcome against Table I of Steele &
@@ -58,59 +58,17 @@ pub struct Args {
     node_limit: Option<u64>,
 }
 
-/// Join the shard files of a job array into the outputs of one run. Shards of `table1 --shard`
-/// give table1.csv, table1.md, the plots and run.json in DIR: every row is checked (file,
-/// line and field of the first that is wrong) and boards missing from the shards are listed.
-/// Shards of `sizes --shard` (recognised by their columns) give the size table, with the open
-/// boards of the `open.shard-*` files beside them. Exit status: 0 when merged, 2 for bad input
-/// (a missing, empty or malformed shard file).
-#[derive(clap::Args, Debug)]
-pub struct MergeArgs {
-    /// Shard CSV files written by `table1 --shard`.
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
-    /// Output directory.
-    #[arg(long, default_value = "results/table1", value_name = "DIR")]
-    out: PathBuf,
-    /// Transposition table size in MiB (for the principal variations of disagreements).
-    #[arg(long, default_value_t = DEFAULT_TABLE, value_name = "MIB")]
-    table_mb: Mib,
-}
+/// The files a Table I run writes beside run.json.
+pub const FILES: &[&str] = &["table1.csv", "table1.md", "table1-k*.svg"];
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     super::check_grid(args.k_min, args.k_max, args.max_cells, "Table I")?;
     super::check_memory("--table-mb", args.table_mb, super::workers(args.threads))?;
-    super::in_worker_pool(args.threads, || solve(&args))
-}
-
-/// The work of [`run`], on the worker pool.
-fn solve(args: &Args) -> anyhow::Result<ExitCode> {
     let grid = Grid {
         k_min: args.k_min,
         k_max: args.k_max,
         max_cells: args.max_cells,
     };
-    let mut boards = grid.boards()?;
-    let csv = match args.shard {
-        Some(shard) => {
-            boards = shard.select(&boards);
-            args.out.join(format!(
-                "table1.shard-{}-of-{}.csv",
-                shard.index, shard.count
-            ))
-        }
-        None => args.out.join("table1.csv"),
-    };
-    let (store, resume) = Store::open_for(&csv, &boards)?;
-    errln!(
-        "{} boards (k {}..{}, width*height <= {}): {resume}",
-        boards.len(),
-        args.k_min,
-        args.k_max,
-        args.max_cells,
-    );
-    let bar = super::progress::bar(resume.pending() as u64, "boards")?;
-    let start = Instant::now();
     let effort = Effort {
         table: args.table_mb,
         depth: if args.weak {
@@ -121,85 +79,25 @@ fn solve(args: &Args) -> anyhow::Result<ExitCode> {
         node_limit: args.node_limit.unwrap_or(u64::MAX),
         one_row: args.strip_mb,
     };
-    let unsolved = table1::run(&boards, &store, effort, |board, row| {
-        let verdict = row.map_or("node limit reached", |r| r.solver.label());
-        bar.set_message(format!(
-            "k={} {}x{}: {verdict}",
-            board.k, board.width, board.height
-        ));
-        bar.inc(1);
-    })?;
-    bar.finish_and_clear();
-    errln!(
-        "solved {} of {} boards in {:.1} s",
-        resume.pending() - unsolved.len(),
-        resume.pending(),
-        start.elapsed().as_secs_f64()
+    let described = format!(
+        "boards (k {}..{}, width*height <= {})",
+        args.k_min, args.k_max, args.max_cells
     );
-    if args.shard.is_none() {
-        // Rows kept from an earlier run are checked as a merge checks its shards.
-        let rows = table1::read_checked(&csv)?
-            .into_iter()
-            .map(|(_, row)| row)
-            .collect();
-        publish(
+    super::in_worker_pool(args.threads, || {
+        super::sweep::run(
+            &Table1::run(grid, effort),
             &args.out,
-            rows,
-            Some(grid),
-            Unsolved::NodeLimit,
-            effort.table,
-        )?;
-        super::record_run(&args.out, start)?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Whether `file` starts with the header of a size table's rows.
-fn is_size_table(file: &Path) -> bool {
-    std::fs::read_to_string(file)
-        .ok()
-        .and_then(|text| text.lines().next().map(|h| h.contains("agree_published")))
-        .unwrap_or(false)
-}
-
-/// Writes the outputs of `rows` into `dir`, listing the boards of `requested` (and of the rows'
-/// own range) that have no row, for the reason `why`.
-fn publish(
-    dir: &Path,
-    mut rows: Vec<Row>,
-    requested: Option<Grid>,
-    why: Unsolved,
-    table: Mib,
-) -> anyhow::Result<()> {
-    let unsolved = table1::missing(requested, &rows)?;
-    let command = super::command_line();
-    let report = Report {
-        rows: &mut rows,
-        unsolved: &unsolved,
-        why,
-        table,
-        command: &command,
-    };
-    let summary = table1::publish(dir, report)?;
-    outln!("{summary}");
-    outln!(
-        "wrote {0}/table1.csv, {0}/table1.md, {0}/table1-k*.svg and {0}/run.json",
-        dir.display()
-    );
-    Ok(())
-}
-
-pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    let start = Instant::now();
-    super::check_memory("--table-mb", args.table_mb, 1)?;
-    if is_size_table(&args.files[0]) {
-        super::sizes::merge(&args.files, &args.out)?;
-        super::record_run(&args.out, start)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let rows = table1::read_shards(&args.files)?;
-    let why = Unsolved::MissingFromShards;
-    publish(&args.out, rows, None, why, args.table_mb)?;
-    super::record_run(&args.out, start)?;
+            args.shard,
+            &described,
+            FILES,
+            |board, solved| {
+                let verdict = match solved {
+                    Solved::Row(row) => row.solver.label(),
+                    _ => "node limit reached",
+                };
+                format!("{}: {verdict}", board.name())
+            },
+        )
+    })?;
     Ok(ExitCode::SUCCESS)
 }

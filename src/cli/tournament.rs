@@ -52,17 +52,55 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let perfect = args
         .perfect
         .settings(rules, args.players.contains(&PlayerName::Perfect))?;
-    let playable = fixtures
-        .iter()
-        .filter(|f| f.not_applicable.is_none())
-        .count() as u64;
     // A games file started now, or a probe, shows that the directory can be written before
     // hours of games are played.
     check_writable(&args.out_dir)?;
+    let start = Instant::now();
+    let plan = tournament::Plan {
+        rules,
+        players: &args.players,
+        fixtures: &fixtures,
+        games: args.games,
+        seed: args.seed,
+        perfect: &perfect,
+    };
+    let result = play(&args, &plan)?;
+    let players: Vec<&str> = args.players.iter().map(|p| p.as_str()).collect();
+    let command = format!(
+        "connectk tournament --rules {} -k {} --width {} --height {} --players {} --games {} --seed {}",
+        rules.variant(),
+        rules.k(),
+        rules.width(),
+        rules.height(),
+        players.join(","),
+        args.games,
+        args.seed
+    );
+    let mut written = tournament::publish(&args.out_dir, &result, &command)?;
+    super::record_run(&args.out_dir, start)?;
+    written.push(args.out_dir.join("run.json"));
+    if args.games_csv {
+        written.push(args.out_dir.join("games.csv"));
+    }
+    print_standings(&args, &result)?;
+    let written: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+    outln!("wrote {}", written.join(", "));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plays every fixture of `plan` on the worker pool with a progress bar, writing each game to
+/// DIR/games.csv when asked.
+fn play(args: &Args, plan: &tournament::Plan) -> anyhow::Result<tournament::Tournament> {
+    let playable = plan
+        .fixtures
+        .iter()
+        .filter(|f| f.not_applicable.is_none())
+        .count() as u64;
     errln!(
-        "{rules}: {} pairings ({} n/a), {} games each",
-        fixtures.len(),
-        fixtures.len() as u64 - playable,
+        "{}: {} pairings ({} n/a), {} games each",
+        plan.rules,
+        plan.fixtures.len(),
+        plan.fixtures.len() as u64 - playable,
         args.games
     );
     let mut games = args
@@ -72,16 +110,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bar = super::progress::bar(playable * args.games, "games")?;
     let start = Instant::now();
     let result = super::in_worker_pool(args.threads, || {
-        let plan = tournament::Plan {
-            rules,
-            players: &args.players,
-            fixtures: &fixtures,
-            games: args.games,
-            seed: args.seed,
-            perfect: &perfect,
-        };
         tournament::play(
-            &plan,
+            plan,
             || bar.inc(1),
             |record| {
                 if let Some(games) = games.as_mut() {
@@ -100,25 +130,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         playable * args.games,
         start.elapsed().as_secs_f64()
     );
-    let players: Vec<&str> = args.players.iter().map(|p| p.as_str()).collect();
-    let command = format!(
-        "connectk tournament --rules {} -k {} --width {} --height {} --players {} --games {} --seed {}",
-        rules.variant(),
-        rules.k(),
-        rules.width(),
-        rules.height(),
-        players.join(","),
-        args.games,
-        args.seed
-    );
-    let mut written = tournament::publish(&args.out_dir, &result, &command)?;
-    super::record_run(&args.out_dir, start)?;
-    written.push(args.out_dir.join("run.json"));
-    if args.games_csv {
-        written.push(args.out_dir.join("games.csv"));
-    }
+    Ok(result)
+}
+
+/// Prints every player's standing and the pairings that could not be played.
+fn print_standings(args: &Args, result: &tournament::Tournament) -> anyhow::Result<()> {
     outln!(
-        "{rules}, {} games per pairing, seed {}",
+        "{}, {} games per pairing, seed {}",
+        result.rules,
         args.games,
         args.seed
     );
@@ -151,7 +170,5 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let written: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
-    outln!("wrote {}", written.join(", "));
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

@@ -1,6 +1,6 @@
-//! The experiments: Table I, the UCI Connect-4 data set, the paper's claims, tournaments,
-//! opening books, the benchmark sets and the hints' latency, each writing its results through
-//! one export layer, with a resumable store for the long runs.
+//! The experiments: Table I, the annulus and the size tables (sweeps of boards through one
+//! runner), the UCI Connect-4 data set, the paper's claims, tournaments, opening books, the
+//! benchmark sets and the hints' latency, run from specs, each writing its results through one export layer.
 
 pub mod annulus;
 pub mod bench;
@@ -11,7 +11,9 @@ pub mod paper_checks;
 pub mod provenance;
 pub mod shard;
 pub mod sizes;
+pub mod spec;
 pub mod store;
+pub mod sweep;
 pub mod table1;
 pub mod tournament;
 pub mod uci_dataset;

@@ -74,6 +74,25 @@ impl std::fmt::Display for Resume {
     }
 }
 
+/// How a run resumes from its store (see [`Store::open_resuming`]).
+pub struct Resumption<'a, R> {
+    /// Whether a row settles its key, so that a rerun skips the key (a row that stopped at a
+    /// limit may not).
+    pub settled: &'a dyn Fn(&R) -> bool,
+    /// Whether a run whose every key is settled starts over (rather than doing nothing).
+    pub redo_finished: bool,
+}
+
+impl<R> Default for Resumption<'_, R> {
+    /// Every row settles its key, and a finished run starts over.
+    fn default() -> Self {
+        Resumption {
+            settled: &|_| true,
+            redo_finished: true,
+        }
+    }
+}
+
 /// A CSV file of rows open for appending, shared by worker threads.
 pub struct Store<R: Record> {
     path: PathBuf,
@@ -110,6 +129,11 @@ impl<R: Record> Store<R> {
     /// [`ExportError`] when the file is a directory, a device or a FIFO (a store is read back
     /// by a rerun), or cannot be read, parsed or opened for appending.
     pub fn open(path: &Path) -> Result<Store<R>, ExportError> {
+        Store::open_settled(path, &|_| true)
+    }
+
+    /// [`Store::open`], counting as done only the keys of the rows that `settled` accepts.
+    fn open_settled(path: &Path, settled: &dyn Fn(&R) -> bool) -> Result<Store<R>, ExportError> {
         if let Destination::InPlace = destination(path)? {
             return Err(ExportError::NotRegular {
                 path: path.display().to_string(),
@@ -135,7 +159,11 @@ impl<R: Record> Store<R> {
             .from_writer(file);
         Ok(Store {
             path: path.to_path_buf(),
-            done: existing.iter().map(Record::key).collect(),
+            done: existing
+                .iter()
+                .filter(|row| settled(row))
+                .map(Record::key)
+                .collect(),
             writer: Mutex::new(writer),
             dropped,
         })
@@ -156,7 +184,20 @@ impl<R: Record> Store<R> {
     /// # Errors
     /// [`ExportError`] when the file cannot be read, parsed, rewritten or opened for appending.
     pub fn open_for(path: &Path, keys: &[R::Key]) -> Result<(Store<R>, Resume), ExportError> {
-        let store = Store::open(path)?;
+        Store::open_resuming(path, keys, &Resumption::default())
+    }
+
+    /// [`Store::open_for`] under the rules of `resumption`: which rows settle their key, and
+    /// whether a finished run starts over.
+    ///
+    /// # Errors
+    /// [`ExportError`] when the file cannot be read, parsed, rewritten or opened for appending.
+    pub fn open_resuming(
+        path: &Path,
+        keys: &[R::Key],
+        resumption: &Resumption<'_, R>,
+    ) -> Result<(Store<R>, Resume), ExportError> {
+        let store = Store::open_settled(path, resumption.settled)?;
         let kept = keys.iter().filter(|&k| store.contains(k)).count();
         let mut resume = Resume {
             path: path.to_path_buf(),
@@ -165,7 +206,7 @@ impl<R: Record> Store<R> {
             restarted: false,
             dropped: store.dropped.clone(),
         };
-        if keys.is_empty() || kept < keys.len() {
+        if keys.is_empty() || kept < keys.len() || !resumption.redo_finished {
             return Ok((store, resume));
         }
         let redone: HashSet<&R::Key> = keys.iter().collect();
@@ -175,7 +216,7 @@ impl<R: Record> Store<R> {
         write_all(path, &others)?;
         resume.kept = 0;
         resume.restarted = true;
-        Ok((Store::open(path)?, resume))
+        Ok((Store::open_settled(path, resumption.settled)?, resume))
     }
 
     /// Whether the file already held this key when opened.

@@ -1,10 +1,13 @@
-//! Matches between Quarto players: seeded games in parallel, their records and a tally.
+//! Matches between Quarto players, played by the arena's match loop: seeded games in
+//! parallel and their records.
+
+use std::convert::Infallible;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::arena::{MatchCounts, play_seeded};
 use crate::{GameResult, Player};
 
 use super::notation;
@@ -31,11 +34,12 @@ pub struct GameRecord {
     pub length: u32,
 }
 
-/// Plays one game between `p1` and `p2` with random choices seeded by `seed`.
+/// Plays one game between `p1` and `p2` with random choices seeded by `seed` (P1's from
+/// `seed`, P2's from `seed + 1`, as the arena seeds Connect-k's players).
 pub fn play_game(rules: Rules, p1: Kind, p2: Kind, seed: u64) -> GameRecord {
     let mut players = [
         p1.player(ChaCha8Rng::seed_from_u64(seed)),
-        p2.player(ChaCha8Rng::seed_from_u64(seed ^ 0x9E37_79B9_7F4A_7C15)),
+        p2.player(ChaCha8Rng::seed_from_u64(seed.wrapping_add(1))),
     ];
     let mut pos = Position::new(rules);
     let mut turns = Vec::new();
@@ -67,8 +71,9 @@ pub fn play_game(rules: Rules, p1: Kind, p2: Kind, seed: u64) -> GameRecord {
     }
 }
 
-/// Plays `games` games in parallel; game `i` is seeded from `seed` and `i`, so the games do
-/// not depend on the number of threads. `progress` is called after each game.
+/// Plays `games` games in parallel with the arena's match loop: game `i` is seeded by
+/// [`crate::arena::game_seed`]`(seed, i)`, so the games do not depend on the number of
+/// threads. `progress` is called after each game.
 pub fn play_match(
     rules: Rules,
     p1: Kind,
@@ -77,47 +82,31 @@ pub fn play_match(
     seed: u64,
     progress: &(dyn Fn() + Sync),
 ) -> Vec<GameRecord> {
-    (0..games)
-        .into_par_iter()
-        .map(|i| {
-            let game = play_game(rules, p1, p2, seed.wrapping_mul(1_000_003).wrapping_add(i));
-            progress();
-            game
-        })
-        .collect()
+    let mut records = Vec::new();
+    let played = play_seeded(
+        games,
+        seed,
+        |s| Ok::<_, Infallible>(play_game(rules, p1, p2, s)),
+        progress,
+        |record| {
+            records.push(record);
+            Ok::<(), Infallible>(())
+        },
+    );
+    match played {
+        Ok(()) => records,
+        Err(never) => match never {},
+    }
 }
 
-/// Results of a match.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// Games won by P1, drawn, won by P2.
-    pub counts: [u64; 3],
-    /// Sum of the game lengths.
-    pub turns: u64,
-    /// Longest game.
-    pub longest: u32,
-}
-
-impl Tally {
-    /// Counts `games`.
-    pub fn of(games: &[GameRecord]) -> Tally {
-        games.iter().fold(Tally::default(), |mut t, g| {
-            let slot = match GameResult::from_label(g.outcome) {
-                Some(GameResult::Win(Player::P1)) => 0,
-                Some(GameResult::Draw) => 1,
-                _ => 2,
-            };
-            t.counts[slot] += 1;
-            t.turns += u64::from(g.length);
-            t.longest = t.longest.max(g.length);
-            t
-        })
+/// The counts of `games`, from P1's side.
+pub fn counts(games: &[GameRecord]) -> MatchCounts {
+    let mut counts = MatchCounts::default();
+    for game in games {
+        let result = GameResult::from_label(game.outcome).unwrap_or(GameResult::Draw);
+        counts.count(result, game.length);
     }
-
-    /// Games counted.
-    pub fn games(&self) -> u64 {
-        self.counts.iter().sum()
-    }
+    counts
 }
 
 #[cfg(test)]
@@ -134,7 +123,6 @@ mod tests {
         // Normal 3x3 with three attributes: P2 wins in 6 turns with perfect play.
         let perfect = play_game(rules, Kind::Perfect, Kind::Perfect, 1);
         assert_eq!((perfect.outcome, perfect.length), ("P2", 6));
-        let tally = Tally::of(&a);
-        assert_eq!(tally.games(), 20);
+        assert_eq!(counts(&a).games(), 20);
     }
 }

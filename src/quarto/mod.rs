@@ -25,6 +25,7 @@ pub mod solver;
 pub mod split;
 pub mod sweep;
 pub mod symmetry;
+mod value;
 pub mod values;
 
 pub use board::Board;
@@ -32,3 +33,4 @@ pub use piece::{Cell, Piece};
 pub use position::{Outcome, PlayError, Position, Reason, Turn};
 pub use rules::{Rules, RulesError};
 pub use solver::{Analysis, Solution, Solver, TurnValue, Unfinished};
+pub use value::value_text;

@@ -48,6 +48,16 @@ fn parse_turn(token: &str, pos: &Position) -> Result<Turn, TurnError> {
     })
 }
 
+/// Reads one turn's text against `pos` and plays it, for a game entered one turn at a time.
+///
+/// # Errors
+/// [`TurnError`] for a turn that is malformed or cannot be played in `pos`.
+pub fn play_turn(pos: &Position, text: &str) -> Result<(Turn, Position), TurnError> {
+    let turn = parse_turn(text, pos)?;
+    let next = pos.play(turn)?;
+    Ok((turn, next))
+}
+
 /// Plays a record from the empty board. Turns are separated by spaces or commas.
 ///
 /// # Errors

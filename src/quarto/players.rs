@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::{Depth, GameResult, Variant};
 
 use super::position::{Position, Turn};
-use super::solver::Solver;
+use super::solver::{Solver, TurnValue};
 
 /// The players by name, for the command line and reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,27 +74,22 @@ impl Player {
         let solver = self
             .solver
             .get_or_insert_with(|| Solver::new(*pos.rules(), 64 << 20));
-        let me = pos.to_move();
         let analysis = solver
             .analyze(pos, Depth::Strong)
             .expect("a solver without a node limit finishes");
-        // Wins first (sooner better), then draws, then losses (later better).
-        let rank = |t: &super::solver::TurnValue| {
-            let r = i64::from(t.value.remoteness.unwrap_or(0));
-            match t.value.result {
-                GameResult::Win(p) if p == me => 1000 - r,
-                GameResult::Draw => 0,
-                GameResult::Win(_) => r - 1000,
-            }
-        };
-        let top = analysis.turns.iter().map(rank).max();
-        analysis
-            .turns
-            .iter()
-            .filter(|t| Some(rank(t)) == top)
-            .map(|t| t.turn)
-            .collect()
+        best_turns(pos.to_move(), &analysis.turns)
     }
+}
+
+/// The turns of `values` whose value is the best for `me`, the side to move (see
+/// [`crate::Value::rank_for`]).
+pub fn best_turns(me: crate::Player, values: &[TurnValue]) -> Vec<Turn> {
+    let top = values.iter().map(|t| t.value.rank_for(me)).max();
+    values
+        .iter()
+        .filter(|t| Some(t.value.rank_for(me)) == top)
+        .map(|t| t.turn)
+        .collect()
 }
 
 /// The turns a careful player picks from: those that do not lose at once when some do not,

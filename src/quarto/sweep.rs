@@ -1,13 +1,16 @@
 //! The variations experiment: the value and game length of the empty board for many sets of
-//! rules, one CSV row each (a rerun resumes), and a Markdown table of them.
+//! rules, one CSV row each through the sweep runner (a rerun resumes), and a Markdown table of
+//! them.
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::experiment::export::markdown::Document;
 use crate::experiment::export::{ExportError, labels};
-use crate::experiment::store::{Record, Store};
+use crate::experiment::store::Record;
+use crate::experiment::sweep::{NoAttempt, Solved, Sweep, SweepRow};
 use crate::{Depth, GameResult, Variant};
 
 use super::position::Position;
@@ -86,37 +89,73 @@ impl Record for VariationRow {
     }
 }
 
+impl SweepRow for VariationRow {
+    const COLUMNS: &'static [&'static str] = &[
+        "variation",
+        "rules",
+        "size",
+        "attributes",
+        "criteria",
+        "squares",
+        "outcome",
+        "length",
+        "nodes",
+        "seconds",
+    ];
+
+    /// Two rows of one variation agree unless both finished with different values.
+    fn agrees(&self, other: &VariationRow) -> bool {
+        !(self.finished() && other.finished())
+            || (self.outcome, self.length) == (other.outcome, other.length)
+    }
+
+    fn name(&self) -> String {
+        self.variation.clone()
+    }
+
+    fn settles(&self) -> u8 {
+        u8::from(self.finished())
+    }
+}
+
 impl VariationRow {
     fn finished(&self) -> bool {
         self.outcome.is_some()
     }
 }
 
-/// Solves exactly, from the empty board, each of `rules` that the CSV at `path` does not
-/// hold finished yet, appending its row; calls `on_row` with each.
-///
-/// # Errors
-/// [`ExportError`] when the CSV cannot be read or written.
-pub fn run(
-    rules: &[Rules],
-    path: &Path,
-    table_bytes: usize,
-    node_limit: u64,
-    on_row: &mut dyn FnMut(&VariationRow),
-) -> Result<Vec<VariationRow>, ExportError> {
-    let store = Store::<VariationRow>::open(path)?;
-    let done: Vec<String> = store
-        .rows()?
-        .into_iter()
-        .filter(VariationRow::finished)
-        .map(|r| r.variation)
-        .collect();
-    for &rules in rules {
-        let variation = rules.to_string();
-        if done.contains(&variation) {
-            continue;
-        }
-        let mut solver = Solver::new(rules, table_bytes).with_node_limit(node_limit);
+/// The variations experiment: each variation's empty board solved exactly.
+#[derive(Clone, Debug)]
+pub struct Variations {
+    /// The variations to solve (the report covers every row of the CSV).
+    pub rules: Vec<Rules>,
+    /// Transposition table bytes per variation.
+    pub table_bytes: usize,
+    /// Positions a variation may search before it is recorded as unfinished.
+    pub node_limit: u64,
+}
+
+impl Sweep for Variations {
+    const NAME: &'static str = "variations";
+    /// A finished variation is not solved again; an unfinished one is retried.
+    const REDO_FINISHED: bool = false;
+    type Job = Rules;
+    type Row = VariationRow;
+    type Attempt = NoAttempt;
+    type Worker = ();
+
+    fn jobs(&self) -> Result<Vec<Rules>, crate::RulesError> {
+        Ok(self.rules.clone())
+    }
+
+    fn key(rules: &Rules) -> String {
+        rules.to_string()
+    }
+
+    fn worker(&self) {}
+
+    fn solve(&self, _: &mut (), &rules: &Rules) -> Solved<VariationRow, NoAttempt> {
+        let mut solver = Solver::new(rules, self.table_bytes).with_node_limit(self.node_limit);
         let start = std::time::Instant::now();
         let (outcome, length, nodes) = match solver.solve(&Position::new(rules), Depth::Strong) {
             Ok(s) => (Some(s.value.result), s.value.remoteness, s.nodes),
@@ -131,8 +170,8 @@ pub fn run(
                 .collect();
             list.join(",")
         };
-        let row = VariationRow {
-            variation,
+        Solved::Row(VariationRow {
+            variation: rules.to_string(),
             rules: rules.variant(),
             size: rules.size(),
             attributes: rules.attributes(),
@@ -142,46 +181,47 @@ pub fn run(
             length,
             nodes,
             seconds: start.elapsed().as_secs_f64(),
-        };
-        store.append(&row)?;
-        on_row(&row);
+        })
     }
-    store.rows()
+
+    fn done(&self, row: &VariationRow) -> bool {
+        row.finished()
+    }
+
+    /// Writes `variations.md`, the table of every row.
+    fn publish(
+        &self,
+        dir: &Path,
+        rows: Vec<VariationRow>,
+        _: Vec<NoAttempt>,
+        _: &[Rules],
+        _: &str,
+    ) -> Result<String, ExportError> {
+        let path = dir.join("variations.md");
+        markdown(&rows).write(&path)?;
+        Ok(format!("{} variations in {}", rows.len(), path.display()))
+    }
 }
 
-/// A Markdown table of `rows` (for each variation its finished row if it has one, else its
-/// last), normal and misère side by side.
-pub fn markdown(rows: &[VariationRow]) -> String {
-    let mut best: HashMap<&str, &VariationRow> = HashMap::new();
-    for row in rows {
-        if !best
-            .get(row.variation.as_str())
-            .is_some_and(|b| b.finished())
-        {
-            best.insert(&row.variation, row);
-        }
-    }
-    let cell = |row: Option<&&VariationRow>| match row {
-        None => ("-".to_string(), String::new(), String::new()),
+/// A Markdown table of `rows` (one per variation, as a merge gives them), normal and misère
+/// side by side.
+pub fn markdown(rows: &[VariationRow]) -> Document {
+    let by_name: HashMap<&str, &VariationRow> =
+        rows.iter().map(|r| (r.variation.as_str(), r)).collect();
+    let cells = |row: Option<&&VariationRow>| match row {
+        None => ["-".to_string(), String::new(), String::new()],
         Some(r) => {
             let value = match (r.outcome, r.length) {
                 (Some(GameResult::Draw), Some(l)) => format!("draw ({l})"),
                 (Some(winner), Some(l)) => format!("{winner} wins in {l}"),
                 _ => format!("unfinished (> {} nodes)", r.nodes),
             };
-            (value, r.nodes.to_string(), format!("{:.2} s", r.seconds))
+            [value, r.nodes.to_string(), format!("{:.2} s", r.seconds)]
         }
     };
-    let mut out = String::from(
-        "| board | attributes | criteria | squares | normal | nodes | time | misère | nodes | time |\n\
-         |---|---|---|---|---|---|---|---|---|---|\n",
-    );
-    let mut keys: Vec<&VariationRow> = best
-        .values()
-        .copied()
-        .filter(|r| r.rules == Variant::Normal)
-        .collect();
-    keys.sort_by_key(|r| {
+    let mut normal: Vec<&VariationRow> =
+        rows.iter().filter(|r| r.rules == Variant::Normal).collect();
+    normal.sort_by_key(|r| {
         (
             r.size,
             r.attributes,
@@ -190,17 +230,33 @@ pub fn markdown(rows: &[VariationRow]) -> String {
             r.squares,
         )
     });
-    for r in keys {
+    let lines = normal.into_iter().map(|r| {
         let misere = r.variation.replacen("normal", "misere", 1);
-        let (nv, nn, nt) = cell(best.get(r.variation.as_str()));
-        let (mv, mn, mt) = cell(best.get(misere.as_str()));
-        out.push_str(&format!(
-            "| {0}x{0} | {1} | {2} | {3} | {nv} | {nn} | {nt} | {mv} | {mn} | {mt} |\n",
-            r.size,
-            r.attributes,
-            r.criteria,
-            if r.squares { "yes" } else { "no" }
-        ));
-    }
-    out
+        let mut line = vec![
+            format!("{0}x{0}", r.size),
+            r.attributes.to_string(),
+            r.criteria.clone(),
+            if r.squares { "yes" } else { "no" }.to_string(),
+        ];
+        line.extend(cells(by_name.get(r.variation.as_str())));
+        line.extend(cells(by_name.get(misere.as_str())));
+        line
+    });
+    let mut doc = Document::untitled();
+    doc.table(
+        &[
+            "board",
+            "attributes",
+            "criteria",
+            "squares",
+            "normal",
+            "nodes",
+            "time",
+            "misère",
+            "nodes",
+            "time",
+        ],
+        lines,
+    );
+    doc
 }

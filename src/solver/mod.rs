@@ -655,10 +655,5 @@ impl Solver {
 ///
 /// Wins rank above draws above losses; a quicker win and a slower loss rank higher.
 pub fn rank(pos: &Position, value: Value) -> i64 {
-    let far = value.remoteness.unwrap_or(0) as i64;
-    match value.result {
-        GameResult::Win(p) if p == pos.to_move() => 1_000_000 - far,
-        GameResult::Win(_) => -1_000_000 + far,
-        GameResult::Draw => 0,
-    }
+    value.rank_for(pos.to_move())
 }

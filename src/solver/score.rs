@@ -92,6 +92,17 @@ pub struct Value {
 }
 
 impl Value {
+    /// Orders values from `player`'s point of view: higher is better. Wins rank above draws
+    /// above losses; a quicker win and a slower loss rank higher.
+    pub fn rank_for(self, player: Player) -> i64 {
+        let far = i64::from(self.remoteness.unwrap_or(0));
+        match self.result {
+            GameResult::Win(p) if p == player => 1_000_000 - far,
+            GameResult::Win(_) => -1_000_000 + far,
+            GameResult::Draw => 0,
+        }
+    }
+
     /// The value of a position with `plies` discs, side to move `to_move`, from its exact score.
     pub fn from_score(score: Score, cells: u32, plies: u32, to_move: Player) -> Value {
         let result = match score.signum() {

@@ -3,12 +3,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use connectk::arena::wilson;
 use connectk::experiment::export::csv::RowWriter;
-use connectk::quarto::arena::{Tally, play_match};
+use connectk::quarto::arena::{counts, play_match};
 use connectk::quarto::players::Kind;
 
-use super::RulesArgs;
+use super::options::RulesArgs;
 
 /// Play N games between two players in parallel and report wins, draws and losses with 95%
 /// Wilson intervals and game lengths. Players: random; careful (never loses at once when it
@@ -46,32 +45,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         out.finish()?;
     }
-    let tally = Tally::of(&games);
-    let n = tally.games();
-    outln!(
-        "{rules}: {} (P1) vs {} (P2), {n} games, seed {}",
+    let sides = format!(
+        "{rules}: {} (P1) vs {} (P2)",
         args.p1.name(),
-        args.p2.name(),
-        args.seed
+        args.p2.name()
     );
-    let labels = [
-        format!("P1 {} wins", args.p1.name()),
-        "draws".to_string(),
-        format!("P2 {} wins", args.p2.name()),
-    ];
-    for (label, &count) in labels.iter().zip(&tally.counts) {
-        let (low, high) = wilson(count, n);
-        outln!(
-            "  {label:<24} {count:>6} {:>6.1}%  (95% CI {:.1}-{:.1}%)",
-            100.0 * count as f64 / n.max(1) as f64,
-            100.0 * low,
-            100.0 * high
-        );
-    }
-    outln!(
-        "  game length: mean {:.1}, max {} turns",
-        tally.turns as f64 / n.max(1) as f64,
-        tally.longest
-    );
+    let (p1, p2) = (args.p1.name(), args.p2.name());
+    crate::cli::arena::print_match(&sides, p1, p2, args.seed, &counts(&games), "turns")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,17 +1,16 @@
 //! `connectk quarto play`: a game against a bot at the terminal, one turn per line of input.
 
-use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use connectk::Player;
-use connectk::quarto::notation;
-use connectk::quarto::players::Kind;
-use connectk::quarto::{Position, Turn};
+use connectk::quarto::players::{self, Kind};
+use connectk::quarto::{Position, Rules, Turn, notation};
 
-use super::RulesArgs;
+use super::options::RulesArgs;
+use crate::cli::terminal::{self, Answer, TerminalGame};
 
 /// Who hands over the first piece.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,70 +43,97 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.rules.rules()?;
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs())
-    });
+    let seed = terminal::seed_or_clock(args.seed);
     let me = match args.first {
         First::Me => Player::P1,
         First::Bot => Player::P2,
     };
-    let mut bot = args.opponent.player(ChaCha8Rng::seed_from_u64(seed));
     outln!(
         "{rules}: you are {me}, {} is {}; seed {seed}",
         args.opponent.name(),
         me.other()
     );
     outln!("Type a turn (the opening piece, then cell:piece such as b3:LSRF) or quit.");
-    let stdin = std::io::stdin();
-    let echo = !stdin.is_terminal();
-    let mut lines = stdin.lock().lines();
-    let mut pos = Position::new(rules);
-    let mut turns: Vec<Turn> = Vec::new();
-    out!("{}", pos.diagram());
-    while !pos.is_over() {
-        let turn = if pos.to_move() == me {
-            out!("your turn: ");
-            std::io::stdout().flush()?;
-            let Some(line) = lines.next().transpose()? else {
-                outln!();
-                errln!("input ended before the game was over");
-                return Ok(ExitCode::FAILURE);
-            };
-            let line = line.trim();
-            if echo {
-                outln!("{line}");
-            }
-            if line == "quit" {
-                return Ok(ExitCode::SUCCESS);
-            }
-            // Check the turn against the game so far: the parser names what is wrong.
-            let record = format!("{} {line}", notation::format(&rules, &turns));
-            match notation::parse(rules, &record) {
-                Ok((_, all)) if all.len() == turns.len() + 1 => all[turns.len()],
-                Ok(_) => {
-                    outln!("one turn per line, please");
-                    continue;
-                }
-                Err(e) => {
-                    outln!("{}", e.reason);
-                    continue;
-                }
-            }
-        } else {
-            let turn = bot.choose(&pos).expect("the game goes on");
-            outln!(
-                "{} plays {}",
-                args.opponent.name(),
-                notation::format_turn(&rules, turn)
-            );
-            turn
-        };
-        pos = pos.play(turn).expect("checked turn");
-        turns.push(turn);
-        out!("{}", pos.diagram());
+    let mut game = QuartoGame {
+        rules,
+        pos: Position::new(rules),
+        turns: Vec::new(),
+        me,
+        bot: args.opponent.player(ChaCha8Rng::seed_from_u64(seed)),
+    };
+    terminal::play(&mut game)
+}
+
+/// A Quarto game against a bot at the terminal.
+struct QuartoGame {
+    rules: Rules,
+    pos: Position,
+    turns: Vec<Turn>,
+    me: Player,
+    bot: players::Player,
+}
+
+impl TerminalGame for QuartoGame {
+    type Move = Turn;
+
+    fn diagram(&self) -> String {
+        self.pos.diagram()
     }
-    outln!("record: {}", notation::format(&rules, &turns));
-    Ok(ExitCode::SUCCESS)
+
+    fn is_over(&self) -> bool {
+        self.pos.is_over()
+    }
+
+    fn human_to_move(&self) -> bool {
+        self.pos.to_move() == self.me
+    }
+
+    fn prompt(&self) -> String {
+        "your turn: ".to_string()
+    }
+
+    fn answer(&mut self, line: &str) -> anyhow::Result<Answer<Turn>> {
+        let words: Vec<&str> = line
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .collect();
+        Ok(match words.as_slice() {
+            ["quit"] => Answer::Quit,
+            [word] => match notation::play_turn(&self.pos, word) {
+                Ok((turn, _)) => Answer::Play(turn),
+                Err(reason) => {
+                    outln!("{reason}");
+                    Answer::Again
+                }
+            },
+            _ => {
+                outln!("one turn per line, please");
+                Answer::Again
+            }
+        })
+    }
+
+    fn bot_move(&mut self) -> anyhow::Result<Turn> {
+        let turn = self
+            .bot
+            .choose(&self.pos)
+            .ok_or_else(|| anyhow::anyhow!("the bot has no turn in a game that goes on"))?;
+        outln!(
+            "{} plays {}",
+            self.bot.kind().name(),
+            notation::format_turn(&self.rules, turn)
+        );
+        Ok(turn)
+    }
+
+    fn play(&mut self, turn: Turn) -> anyhow::Result<()> {
+        self.pos = self.pos.play(turn)?;
+        self.turns.push(turn);
+        Ok(())
+    }
+
+    fn finish(&self) -> anyhow::Result<()> {
+        outln!("record: {}", notation::format(&self.rules, &self.turns));
+        Ok(())
+    }
 }

@@ -4,10 +4,10 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
-use connectk::quarto::{Position, Rules, Solver, TurnValue, notation};
-use connectk::{Depth, GameResult, Value};
+use connectk::quarto::{Position, Rules, Solver, TurnValue, notation, players, value_text};
+use connectk::{Depth, Value};
 
-use super::RulesArgs;
+use super::options::RulesArgs;
 
 /// Solve a Quarto position: who wins with perfect play (P1 handed over the first piece) and
 /// the remoteness (turns until the game ends when the winner hurries and the loser delays; a
@@ -63,35 +63,11 @@ struct JsonSolution {
     seconds: f64,
 }
 
-/// A value in words: `P2 wins in 7 turns`, `draw (17 turns)`.
-pub fn value_text(value: Value) -> String {
-    let count = |r: u32| format!("{r} turn{}", if r == 1 { "" } else { "s" });
-    match (value.result, value.remoteness) {
-        (GameResult::Win(p), Some(r)) => format!("{p} wins in {}", count(r)),
-        (GameResult::Win(p), None) => format!("{p} wins"),
-        (GameResult::Draw, Some(r)) => format!("draw ({})", count(r)),
-        (GameResult::Draw, None) => "draw".to_string(),
-    }
-}
-
-/// The turns of `values` whose value is the best for the side to move in `pos`.
+/// The turns of `values` whose value is the best for the side to move in `pos`, written out.
 fn best_turns(pos: &Position, values: &[TurnValue]) -> Vec<String> {
-    let me = pos.to_move();
-    // Rank a value for `me`: wins first (sooner better), then draws, then losses (later
-    // better).
-    let rank = |v: &Value| -> i64 {
-        let r = i64::from(v.remoteness.unwrap_or(0));
-        match v.result {
-            GameResult::Win(p) if p == me => 1000 - r,
-            GameResult::Draw => 0,
-            GameResult::Win(_) => -1000 + r,
-        }
-    };
-    let best = values.iter().map(|t| rank(&t.value)).max();
-    values
-        .iter()
-        .filter(|t| Some(rank(&t.value)) == best)
-        .map(|t| notation::format_turn(pos.rules(), t.turn))
+    players::best_turns(pos.to_move(), values)
+        .into_iter()
+        .map(|turn| notation::format_turn(pos.rules(), turn))
         .collect()
 }
 

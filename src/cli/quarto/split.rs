@@ -1,37 +1,30 @@
-//! `connectk quarto split` and `connectk quarto merge`: big solves split by their first turns.
+//! `connectk quarto split` and `prove`: big solves split by their first turns.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 use connectk::Depth;
-use connectk::experiment::export::{Output, write_text};
-use connectk::experiment::store::Store;
-use connectk::quarto::split::{self, Merged, Selection, Shard, SplitPlan};
+use connectk::experiment::export::Output;
+use connectk::experiment::shard::Shard;
+use connectk::experiment::sweep::{Run, Solved};
+use connectk::quarto::split::{self, Split};
+use connectk::quarto::value_text;
 
-use super::RulesArgs;
-use super::solve::value_text;
+use super::options::{OpeningsArgs, RulesArgs};
 
 /// Solve every position after the first TURNS turns (one per class of symmetric positions)
 /// and append one CSV row per position as it finishes: index, key, record, outcome,
 /// remoteness, nodes, seconds. A rerun skips the positions the CSV already answers, so an
 /// interrupted run resumes; `--shard I/N` takes every N-th position from the I-th, so that
-/// several processes (or machines) share the work. `connectk quarto merge` then gives the
-/// value of the empty board.
+/// several processes (or machines) share the work. `connectk merge` (or `connectk quarto
+/// merge`) then gives the value of the empty board. Writes run.json beside the CSV.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     rules: RulesArgs,
-    /// Turns played in each position (2: standard Quarto has 8 positions up to symmetry; 3:
-    /// many more, smaller).
-    #[arg(long, default_value_t = 2)]
-    turns: u32,
-    /// Solve only N positions after TURNS turns, reached by random turns (seeded by
-    /// --seed), instead of every class: for games too large for every class.
-    #[arg(long, value_name = "N")]
-    sample: Option<usize>,
-    /// Seed of --sample.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    openings: OpeningsArgs,
     /// The CSV to append to (created if missing).
     #[arg(long, value_name = "FILE")]
     csv: PathBuf,
@@ -40,7 +33,7 @@ pub struct Args {
     weak: bool,
     /// This process's share of the positions, I/N.
     #[arg(long, default_value = "1/1", value_name = "I/N")]
-    shard: String,
+    shard: Shard,
     /// Threads, each with its own table, solving positions in turn.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,
@@ -58,135 +51,57 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     crate::cli::check_memory("--table-mb", args.table_mb, args.threads.into())?;
+    let start = Instant::now();
     let rules = args.rules.rules()?;
-    let selection = Selection {
-        turns: args.turns,
-        sample: args.sample.map(|n| (n, args.seed)),
-    };
+    let selection = args.openings.selection();
     if args.list {
         for o in selection.list(rules) {
             outln!("{} {} {}", o.index, o.key, o.record);
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let shard: Shard = args.shard.parse()?;
-    let plan = SplitPlan {
+    let split = Split {
+        rules,
         selection,
         depth: if args.weak {
             Depth::Weak
         } else {
             Depth::Strong
         },
-        shard,
         table_bytes: args.table_mb.bytes(),
         node_limit: args.node_limit,
-        threads: args.threads.into(),
+        report: None,
     };
-    let store = Store::open(&args.csv)?;
+    let run = Run::open(&split, &args.csv, None, Some(args.shard))?;
     errln!(
-        "{rules}: positions after {} turns, shard {}/{}",
-        args.turns,
-        shard.index,
-        shard.count
+        "{rules}: positions after {} turns, shard {}",
+        selection.turns,
+        args.shard
     );
-    let done = split::run(rules, &plan, &store, &|row| {
-        errln!(
-            "#{} {}: {} {} nodes, {:.1} s",
-            row.index,
-            row.record,
-            row.value().map_or("unfinished".to_string(), value_text),
-            row.nodes,
-            row.seconds
-        );
+    let solving = crate::cli::in_worker_pool(Some(args.threads.into()), || {
+        Ok(run.solve(|_, solved| {
+            if let Solved::Row(row) = solved {
+                errln!(
+                    "#{} {}: {} {} nodes, {:.1} s",
+                    row.index,
+                    row.record,
+                    row.value().map_or("unfinished".to_string(), value_text),
+                    row.nodes,
+                    row.seconds
+                );
+            }
+        })?)
     })?;
     outln!(
         "{} positions, {} in this shard: {} already in {}, {} solved now, {} unfinished",
-        done.openings,
-        done.in_shard,
-        done.skipped,
+        run.grid,
+        run.jobs().len(),
+        run.resume.kept,
         args.csv.display(),
-        done.solved,
-        done.unfinished
+        solving.settled,
+        solving.unsettled
     );
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Merge the CSV files of a split solve: how many positions are solved, their values, and
-/// once all are, the value of the empty board by minimax over the first turns. Optionally
-/// writes the summary as Markdown.
-#[derive(clap::Args, Debug)]
-pub struct MergeArgs {
-    #[command(flatten)]
-    rules: RulesArgs,
-    /// Turns played in each position, as given to `split`.
-    #[arg(long, default_value_t = 2)]
-    turns: u32,
-    /// The --sample of the split, if it had one.
-    #[arg(long, value_name = "N")]
-    sample: Option<usize>,
-    /// The --seed of the split's sample.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// The CSV files of the shards.
-    #[arg(required = true, value_name = "FILE")]
-    csv: Vec<PathBuf>,
-    /// Also write the summary to this Markdown file.
-    #[arg(long, value_name = "FILE")]
-    md: Option<PathBuf>,
-}
-
-/// The summary in Markdown.
-fn markdown(rules: &connectk::quarto::Rules, turns: u32, sampled: bool, m: &Merged) -> String {
-    let (title, root) = match (sampled, m.root) {
-        (true, _) => (
-            format!("a random sample of positions after {turns} turns"),
-            "a sample does not decide the empty board".to_string(),
-        ),
-        (false, Some(value)) => (
-            format!("every position after {turns} turns"),
-            format!("**{}**", value_text(value)),
-        ),
-        (false, None) => (
-            format!("every position after {turns} turns"),
-            format!(
-                "not known yet ({} of {} positions solved)",
-                m.solved, m.openings
-            ),
-        ),
-    };
-    format!(
-        "# Quarto, {rules}: {title}\n\n\
-         Value of the empty board: {root}.\n\n\
-         | positions | solved | P1 wins | draws | P2 wins | nodes | solve time |\n\
-         |---|---|---|---|---|---|---|\n\
-         | {} | {} | {} | {} | {} | {} | {:.0} s |\n",
-        m.openings, m.solved, m.counts[0], m.counts[1], m.counts[2], m.nodes, m.seconds
-    )
-}
-
-pub fn merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    let rules = args.rules.rules()?;
-    // A shard that is missing or a directory would silently count as "not solved yet".
-    if let Some(bad) = args.csv.iter().find(|p| !p.is_file()) {
-        anyhow::bail!(
-            "{} is not a file: give the CSV files that `connectk quarto split` wrote",
-            bad.display()
-        );
-    }
-    if let Some(md) = &args.md {
-        Output::check(md)?;
-    }
-    let paths: Vec<&std::path::Path> = args.csv.iter().map(PathBuf::as_path).collect();
-    let selection = Selection {
-        turns: args.turns,
-        sample: args.sample.map(|n| (n, args.seed)),
-    };
-    let merged = split::merge(rules, selection, &paths)?;
-    let text = markdown(&rules, args.turns, args.sample.is_some(), &merged);
-    if let Some(md) = &args.md {
-        write_text(md, &text)?;
-    }
-    out!("{text}");
+    crate::cli::record_run(&crate::cli::sweep::folder_of(&args.csv), start)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -227,7 +142,7 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<ExitCode> {
     if let Some(limit) = args.node_limit {
         solver = solver.with_node_limit(limit);
     }
-    let start = std::time::Instant::now();
+    let start = Instant::now();
     let proof = split::prove(rules, args.turns, &args.csv, solver, &mut |row| {
         let bound = match (row.lower, row.upper) {
             (1, _) => "P1 wins",
@@ -242,29 +157,11 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<ExitCode> {
             row.seconds
         );
     })?;
-    let value = match proof.result {
-        Some(result) => {
-            let remoteness = (result == connectk::GameResult::Draw).then(|| rules.last_ply());
-            format!("**{}**", value_text(connectk::Value { result, remoteness }))
-        }
-        None => "unknown (a search hit the node limit)".to_string(),
-    };
-    let text = format!(
-        "# Quarto, {rules}: proof over the first {} turns\n\n\
-         Outcome of the empty board: {value}.\n\n\
-         | positions asked about | searches now | nodes | search time | wall time |\n\
-         |---|---|---|---|---|\n\
-         | {} | {} | {} | {:.0} s | {:.0} s |\n",
-        args.turns,
-        proof.openings,
-        proof.searches,
-        proof.nodes,
-        proof.seconds,
-        start.elapsed().as_secs_f64()
-    );
+    let wall = start.elapsed().as_secs_f64();
+    let document = proof.document(&rules, args.turns, wall);
     if let Some(md) = &args.md {
-        write_text(md, &text)?;
+        document.write(md)?;
     }
-    out!("{text}");
+    out!("{}", document.text());
     Ok(ExitCode::SUCCESS)
 }

@@ -9,47 +9,19 @@ mod plot;
 mod report;
 mod row;
 
-use std::collections::HashSet;
 use std::path::Path;
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 use super::export::ExportError;
 use super::export::csv::write_all;
-use super::table1::Grid;
+use super::sweep::{Board, Grid, NoAttempt, Solved, Sweep};
 use crate::engine::position::Position;
-use crate::engine::rules::{Rules, RulesError, Topology, Variant};
+use crate::engine::rules::{RulesError, Topology, Variant};
 use crate::solver::{Depth, Mib, Solver};
 use crate::strategy::table1;
 
 pub use patterns::{Class, Pattern, patterns};
-pub use row::{Row, Store};
-
-/// One cylinder board of the sweep.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Board {
-    /// Normal or misère.
-    pub variant: Variant,
-    /// Line length.
-    pub k: u32,
-    /// Circumference: the number of columns.
-    pub width: u32,
-    /// Board height.
-    pub height: u32,
-}
-
-impl Board {
-    /// The rules of this board: its variant, on a cylinder.
-    ///
-    /// # Panics
-    /// Never for boards of [`boards`], which are all validated.
-    pub fn rules(self) -> Rules {
-        Rules::new(self.k, self.width, self.height, self.variant)
-            .expect("grid boards are valid")
-            .with_topology(Topology::Cylinder)
-    }
-}
+pub use row::Row;
 
 /// Every cylinder board of `grid` (each size and k of Table I's grid), under both rule sets,
 /// in a fixed order (by k, width, height, then misère before normal).
@@ -58,16 +30,9 @@ impl Board {
 /// [`RulesError`] if a board of the grid is not supported by the engine.
 pub fn boards(grid: Grid) -> Result<Vec<Board>, RulesError> {
     Ok(grid
-        .boards()?
+        .boards(Variant::Misere, Topology::Cylinder)?
         .into_iter()
-        .flat_map(|b| {
-            [Variant::Misere, Variant::Normal].map(|variant| Board {
-                variant,
-                k: b.k,
-                width: b.width,
-                height: b.height,
-            })
-        })
+        .flat_map(|b| [Variant::Misere, Variant::Normal].map(|variant| Board { variant, ..b }))
         .collect())
 }
 
@@ -122,63 +87,19 @@ pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
     })
 }
 
-/// Solves every board of `boards` not yet in `store`, in parallel, smallest first (so that a
-/// run stopped by its deadline holds every board up to some size), appending each row to the
-/// store as soon as it is solved; `done` is called after each board (with `None` for a board
-/// given up at the node limits or not started before the deadline). Returns the boards given
-/// up, which stay out of the store so that a rerun (with larger limits, or more time) tries
-/// them again.
-///
-/// # Errors
-/// [`ExportError`] when a row cannot be written.
-pub fn run(
-    boards: &[Board],
-    store: &Store,
-    effort: Effort,
-    done: impl Fn(Board, Option<&Row>) + Sync,
-) -> Result<Vec<Board>, ExportError> {
-    let mut pending: Vec<Board> = boards
-        .iter()
-        .copied()
-        .filter(|b| !store.contains(b))
-        .collect();
-    pending.sort_by_key(|b| (b.width * b.height, b.k));
-    let late = || effort.deadline.is_some_and(|d| Instant::now() >= d);
-    let given_up = pending
-        .par_iter()
-        .map(
-            |&board| match (!late()).then(|| solve_board(board, effort)).flatten() {
-                Some(row) => {
-                    store.append(&row)?;
-                    done(board, Some(&row));
-                    Ok(None)
-                }
-                None => {
-                    done(board, None);
-                    Ok(Some(board))
-                }
-            },
-        )
-        .collect::<Result<Vec<Option<Board>>, ExportError>>()?;
-    Ok(given_up.into_iter().flatten().collect())
-}
-
-/// The boards of `grid` with no row in `rows`: not solved yet, whichever runs or shards wrote
-/// the rows.
-///
-/// # Errors
-/// [`RulesError`] if a board of the grid is not supported by the engine.
-pub fn missing(grid: Grid, rows: &[Row]) -> Result<Vec<Board>, RulesError> {
-    let solved: HashSet<Board> = rows.iter().map(Row::board).collect();
-    Ok(boards(grid)?
-        .into_iter()
-        .filter(|b| !solved.contains(b))
-        .collect())
+/// The annulus sweep: every cylinder board of a grid under both rule sets.
+#[derive(Clone, Copy, Debug)]
+pub struct Annulus {
+    /// The boards' sizes and line lengths; `None` for a merge of shards, whose rows give
+    /// them.
+    pub grid: Option<Grid>,
+    /// How each board is solved.
+    pub effort: Effort,
 }
 
 /// The grid that `rows` cover: k from their smallest to their largest, and their largest
-/// board size (for a merge of shards, which names no grid).
-pub fn grid_of(rows: &[Row]) -> Grid {
+/// board size.
+fn grid_of(rows: &[Row]) -> Grid {
     Grid {
         k_min: rows.iter().map(|r| r.k).min().unwrap_or(2),
         k_max: rows.iter().map(|r| r.k).max().unwrap_or(2),
@@ -186,39 +107,92 @@ pub fn grid_of(rows: &[Row]) -> Grid {
     }
 }
 
-/// Writes the sorted CSV, the Markdown report (with the `unsolved` boards) and one outcome
-/// map per variant and k for every row in `rows`, into `dir`. Returns the summary line.
-///
-/// # Errors
-/// [`ExportError`] when a file cannot be written.
-pub fn publish(
-    dir: &Path,
-    rows: &mut [Row],
-    unsolved: &[Board],
-    command: &str,
-) -> Result<String, ExportError> {
-    rows.sort_by_key(|r| (r.k, r.width, r.height, r.rules.name()));
-    write_all(&dir.join("annulus.csv"), rows)?;
-    let markdown = report::markdown(rows, unsolved, command);
-    markdown.document.write(&dir.join("annulus.md"))?;
-    let mut maps: Vec<(Variant, u32)> = rows.iter().map(|r| (r.rules, r.k)).collect();
-    maps.sort_by_key(|&(variant, k)| (variant.name(), k));
-    maps.dedup();
-    for (variant, k) in maps {
-        let of_map: Vec<&Row> = rows
-            .iter()
-            .filter(|r| r.rules == variant && r.k == k)
-            .collect();
-        let path = dir.join(format!("annulus-{variant}-k{k}.svg"));
-        plot::outcome_map_of(&path, variant, k, &of_map)?;
+impl Annulus {
+    /// A merge of shards, whose grid is the one their rows cover.
+    pub fn merge() -> Annulus {
+        let effort = Effort {
+            table: Mib(0),
+            strong_nodes: 0,
+            weak_nodes: 0,
+            deadline: None,
+        };
+        Annulus { grid: None, effort }
     }
-    Ok(markdown.summary)
+}
+
+impl Sweep for Annulus {
+    const NAME: &'static str = "annulus";
+    type Job = Board;
+    type Row = Row;
+    type Attempt = NoAttempt;
+    type Worker = ();
+
+    fn jobs(&self) -> Result<Vec<Board>, RulesError> {
+        self.grid.map_or(Ok(Vec::new()), boards)
+    }
+
+    fn key(board: &Board) -> Board {
+        *board
+    }
+
+    fn worker(&self) {}
+
+    /// Past the deadline a board is given up unstarted, for a rerun to take.
+    fn solve(&self, _: &mut (), board: &Board) -> Solved<Row, NoAttempt> {
+        let late = self.effort.deadline.is_some_and(|d| Instant::now() >= d);
+        let row = (!late).then(|| solve_board(*board, self.effort)).flatten();
+        row.map_or(Solved::GivenUp, Solved::Row)
+    }
+
+    fn missing(&self, rows: &[Row]) -> Result<Vec<Board>, RulesError> {
+        let grid = self.grid.unwrap_or_else(|| grid_of(rows));
+        let solved: std::collections::HashSet<Board> = rows.iter().map(Row::board).collect();
+        Ok(boards(grid)?
+            .into_iter()
+            .filter(|b| !solved.contains(b))
+            .collect())
+    }
+
+    /// Smallest boards first, so that a run stopped by its deadline holds every board up to
+    /// some size.
+    fn schedule(&self, pending: &mut [Board]) {
+        pending.sort_by_key(|b| (b.width * b.height, b.k));
+    }
+
+    /// Writes the sorted CSV, the Markdown report (with the unsolved boards) and one outcome
+    /// map per variant and k.
+    fn publish(
+        &self,
+        dir: &Path,
+        mut rows: Vec<Row>,
+        _: Vec<NoAttempt>,
+        unsolved: &[Board],
+        command: &str,
+    ) -> Result<String, ExportError> {
+        rows.sort_by_key(|r| (r.k, r.width, r.height, r.rules.name()));
+        write_all(&dir.join("annulus.csv"), &rows)?;
+        let report = report::markdown(&rows, unsolved, command);
+        report.document.write(&dir.join("annulus.md"))?;
+        let mut maps: Vec<(Variant, u32)> = rows.iter().map(|r| (r.rules, r.k)).collect();
+        maps.sort_by_key(|&(variant, k)| (variant.name(), k));
+        maps.dedup();
+        for (variant, k) in maps {
+            let of_map: Vec<&Row> = rows
+                .iter()
+                .filter(|r| r.rules == variant && r.k == k)
+                .collect();
+            let path = dir.join(format!("annulus-{variant}-k{k}.svg"));
+            plot::outcome_map_of(&path, variant, k, &of_map)?;
+        }
+        Ok(report.summary)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::outcome::GameResult;
+    use crate::experiment::sweep::Run;
 
     fn effort(strong_nodes: u64) -> Effort {
         Effort {
@@ -247,10 +221,8 @@ mod tests {
     #[test]
     fn the_weak_solve_takes_over_where_the_exact_one_gives_up() {
         let board = Board {
-            variant: Variant::Misere,
-            k: 3,
-            width: 4,
-            height: 3,
+            topology: Topology::Cylinder,
+            ..Board::flat(Variant::Misere, 3, 4, 3)
         };
         let exact = solve_board(board, effort(u64::MAX)).unwrap();
         assert_eq!(exact.depth, Depth::Strong);
@@ -272,22 +244,30 @@ mod tests {
             k_max: 3,
             max_cells: 4,
         };
-        let all = boards(grid).unwrap();
         let dir = std::env::temp_dir().join(format!("connectk-annulus-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let csv = dir.join("annulus.csv");
-        let _ = std::fs::remove_file(&csv);
-        let (store, _) = Store::open_for(&csv, &all).unwrap();
-        let late = Effort {
-            deadline: Some(Instant::now()),
-            ..effort(u64::MAX)
+        let _ = std::fs::remove_file(dir.join("annulus.csv"));
+        let late = Annulus {
+            grid: Some(grid),
+            effort: Effort {
+                deadline: Some(Instant::now()),
+                ..effort(u64::MAX)
+            },
         };
-        let given_up = run(&all, &store, late, |_, _| {}).unwrap();
-        assert_eq!(given_up.len(), all.len());
-        assert!(store.rows().unwrap().is_empty());
-        let given_up = run(&all, &store, effort(u64::MAX), |_, _| {}).unwrap();
-        assert!(given_up.is_empty());
-        assert_eq!(store.rows().unwrap().len(), all.len());
+        let run = Run::open_in(&late, &dir, None).unwrap();
+        let all = run.jobs().len();
+        let solving = run.solve(|_, _| {}).unwrap();
+        assert_eq!(solving.given_up.len(), all);
+        drop(run);
+        let on_time = Annulus {
+            grid: Some(grid),
+            effort: effort(u64::MAX),
+        };
+        let run = Run::open_in(&on_time, &dir, None).unwrap();
+        assert_eq!(run.resume.pending(), all);
+        let solving = run.solve(|_, _| {}).unwrap();
+        assert!(solving.given_up.is_empty());
+        assert_eq!(solving.settled, all);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

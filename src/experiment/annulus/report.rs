@@ -3,22 +3,14 @@
 
 use std::collections::BTreeMap;
 
-use super::Board;
 use super::patterns::{Pattern, patterns};
 use super::row::Row;
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::rules::Variant;
-use crate::experiment::export::markdown::Document;
+use crate::experiment::export::markdown::{Document, Report};
 use crate::experiment::provenance::written_by;
+use crate::experiment::sweep::Board;
 use crate::solver::Depth;
-
-/// A rendered report.
-pub struct Markdown {
-    /// The whole document.
-    pub document: Document,
-    /// Its one-line summary, also printed by the CLI.
-    pub summary: String,
-}
 
 /// `P2 in 17`, or `P2 (weak)` for a row solved for its outcome only.
 fn value(row: &Row) -> String {
@@ -90,44 +82,31 @@ fn pattern_line(pattern: &Pattern<'_>) -> String {
     }
 }
 
-/// Renders `rows` (sorted by k, width, height, rules) and the boards left `unsolved` at the
-/// node limits, as written by `command`.
-pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Markdown {
+/// The one-line summary: boards solved, exactly or not, the grid, and how many misère boards
+/// differ from Table I's flat board.
+fn summary(rows: &[Row], unsolved: &[Board]) -> String {
+    if rows.is_empty() {
+        return "Annulus: no board solved yet.".to_string();
+    }
     let weak = rows.iter().filter(|r| r.depth == Depth::Weak).count();
-    let misere: Vec<&Row> = rows.iter().filter(|r| r.rules == Variant::Misere).collect();
-    let differ: Vec<&Row> = misere
-        .iter()
-        .copied()
-        .filter(|r| r.differs_from_flat())
-        .collect();
-    let compared = misere.iter().filter(|r| r.flat_table1.is_some()).count();
+    let misere = || rows.iter().filter(|r| r.rules == Variant::Misere);
+    let differ = misere().filter(|r| r.differs_from_flat()).count();
+    let compared = misere().filter(|r| r.flat_table1.is_some()).count();
     let grid = super::grid_of(rows);
-    let mut summary = format!(
-        "Annulus: {} cylinder boards solved ({} exactly, {weak} outcome only), {} not solved; k {}..{}, width*height <= {}, both rule sets. Misère: {} of {compared} boards differ from Table I's flat board.",
+    format!(
+        "Annulus: {} cylinder boards solved ({} exactly, {weak} outcome only), {} not solved; k {}..{}, width*height <= {}, both rule sets. Misère: {differ} of {compared} boards differ from Table I's flat board.",
         rows.len(),
         rows.len() - weak,
         unsolved.len(),
         grid.k_min,
         grid.k_max,
         grid.max_cells,
-        differ.len(),
-    );
-    if rows.is_empty() {
-        summary = "Annulus: no board solved yet.".to_string();
-    }
+    )
+}
 
-    let mut doc = Document::new("Connect-k on an annulus: cylinder boards against Table I");
-    doc.paragraph(&summary).paragraph(&format!(
-        "{}; one row per board in `annulus.csv`. On a cylinder \
-         column w is next to column 1: a line is k distinct cells in a row, a column or a \
-         diagonal with the column taken modulo w, so a row of k exists only for k <= w, while \
-         a diagonal may wind around a cylinder narrower than k. Remoteness is the number of \
-         plies of the game under perfect play (the winner hurries, the loser delays; for a \
-         draw, the number of cells). Boards whose exact solve passed its node limit have their \
-         outcome only, marked (weak). Table I gives the outcome of the flat board of the same \
-         size under misère rules.",
-        written_by(command)
-    ));
+/// One line per k and rule set: outcomes, outcome-only boards, differences from Table I,
+/// nodes and time.
+fn counts(doc: &mut Document, rows: &[Row]) {
     let mut by_key: BTreeMap<(u32, &str), Vec<&Row>> = BTreeMap::new();
     for row in rows {
         by_key
@@ -168,7 +147,10 @@ pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Markdown {
             ]
         }),
     );
+}
 
+/// The patterns of each rule set's classes of boards.
+fn pattern_sections(doc: &mut Document, rows: &[Row]) {
     for variant in [Variant::Misere, Variant::Normal] {
         doc.heading(&format!("Patterns, {variant} rules"));
         doc.paragraph(
@@ -182,25 +164,35 @@ pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Markdown {
                 .map(pattern_line),
         );
     }
+}
 
+/// The misère boards whose cylinder outcome differs from Table I's flat board.
+fn differences(doc: &mut Document, rows: &[Row]) {
     doc.heading("Where the cylinder differs from Table I's flat board (misère)");
+    let differ: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.rules == Variant::Misere && r.differs_from_flat())
+        .collect();
     if differ.is_empty() {
         doc.paragraph("Nowhere.");
-    } else {
-        doc.table(
-            &["k", "width", "height", "Table I (flat)", "cylinder"],
-            differ.iter().map(|r| {
-                vec![
-                    r.k.to_string(),
-                    r.width.to_string(),
-                    r.height.to_string(),
-                    r.flat_table1.map_or("", GameResult::label).to_string(),
-                    value(r),
-                ]
-            }),
-        );
+        return;
     }
+    doc.table(
+        &["k", "width", "height", "Table I (flat)", "cylinder"],
+        differ.iter().map(|r| {
+            vec![
+                r.k.to_string(),
+                r.width.to_string(),
+                r.height.to_string(),
+                r.flat_table1.map_or("", GameResult::label).to_string(),
+                value(r),
+            ]
+        }),
+    );
+}
 
+/// Every board size with both rule sets' cylinder values and Table I's flat outcome.
+fn every_board(doc: &mut Document, rows: &[Row]) {
     doc.heading("Every board");
     let mut sizes: BTreeMap<(u32, u32, u32), [Option<&Row>; 2]> = BTreeMap::new();
     for row in rows {
@@ -231,16 +223,38 @@ pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Markdown {
             ]
         }),
     );
+}
+
+/// Renders `rows` (sorted by k, width, height, rules) and the boards left `unsolved` at the
+/// node limits, as written by `command`.
+pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Report {
+    let summary = summary(rows, unsolved);
+    let mut doc = Document::new("Connect-k on an annulus: cylinder boards against Table I");
+    doc.paragraph(&summary).paragraph(&format!(
+        "{}; one row per board in `annulus.csv`. On a cylinder \
+         column w is next to column 1: a line is k distinct cells in a row, a column or a \
+         diagonal with the column taken modulo w, so a row of k exists only for k <= w, while \
+         a diagonal may wind around a cylinder narrower than k. Remoteness is the number of \
+         plies of the game under perfect play (the winner hurries, the loser delays; for a \
+         draw, the number of cells). Boards whose exact solve passed its node limit have their \
+         outcome only, marked (weak). Table I gives the outcome of the flat board of the same \
+         size under misère rules.",
+        written_by(command)
+    ));
+    counts(&mut doc, rows);
+    pattern_sections(&mut doc, rows);
+    differences(&mut doc, rows);
+    every_board(&mut doc, rows);
     if !unsolved.is_empty() {
         let mut unsolved = unsolved.to_vec();
         unsolved.sort_by_key(|b| (b.k, b.width, b.height, b.variant.name()));
         doc.heading("Not solved within the node limits").bullets(
             unsolved
                 .into_iter()
-                .map(|b| format!("{}, k = {}, {}x{}", b.variant, b.k, b.width, b.height)),
+                .map(|b| format!("{}, {}", b.variant, b.name())),
         );
     }
-    Markdown {
+    Report {
         document: doc,
         summary,
     }

@@ -2,11 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Board;
 use crate::engine::outcome::GameResult;
 use crate::engine::rules::{Topology, Variant};
 use crate::experiment::export::labels;
 use crate::experiment::store::Record;
+use crate::experiment::sweep::{Board, SweepRow};
 use crate::solver::Depth;
 
 /// One solved cylinder board, as stored in `annulus.csv`.
@@ -47,10 +47,8 @@ impl Row {
     /// The board this row solved.
     pub fn board(&self) -> Board {
         Board {
-            variant: self.rules,
-            k: self.k,
-            width: self.width,
-            height: self.height,
+            topology: self.topology,
+            ..Board::flat(self.rules, self.k, self.width, self.height)
         }
     }
 
@@ -69,5 +67,38 @@ impl Record for Row {
     }
 }
 
-/// The store of an annulus run: one row per board.
-pub type Store = crate::experiment::store::Store<Row>;
+impl SweepRow for Row {
+    const COLUMNS: &'static [&'static str] = &[
+        "rules",
+        "topology",
+        "k",
+        "width",
+        "height",
+        "cells",
+        "depth",
+        "outcome",
+        "remoteness",
+        "flat_table1",
+        "nodes",
+        "seconds",
+    ];
+
+    /// Rows of two runs agree when they give the same outcome, and the same remoteness where
+    /// both have one (their nodes and times may differ).
+    fn agrees(&self, other: &Row) -> bool {
+        let remoteness = match (self.remoteness, other.remoteness) {
+            (Some(a), Some(b)) => a == b,
+            _ => true,
+        };
+        self.outcome == other.outcome && remoteness && self.flat_table1 == other.flat_table1
+    }
+
+    fn name(&self) -> String {
+        format!("{} {}", self.rules, self.board().name())
+    }
+
+    /// An exact row settles more than an outcome-only one.
+    fn settles(&self) -> u8 {
+        if self.remoteness.is_some() { 2 } else { 1 }
+    }
+}

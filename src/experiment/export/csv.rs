@@ -169,6 +169,24 @@ pub fn read_numbered_rows<R: DeserializeOwned>(path: &Path) -> Result<Vec<(u64, 
     Ok(rows)
 }
 
+/// The column names in the header of a CSV file.
+///
+/// # Errors
+/// As [`read_numbered_rows`], for the header line.
+pub fn read_header(path: &Path) -> Result<Vec<String>, ExportError> {
+    if path.is_dir() {
+        return Err(ExportError::Directory {
+            path: path.display().to_string(),
+        });
+    }
+    let file = File::open(path).map_err(io_error(path))?;
+    let mut reader = ::csv::Reader::from_reader(file);
+    let headers = reader
+        .headers()
+        .map_err(|error| unreadable(path, None, error))?;
+    Ok(headers.iter().map(str::to_string).collect())
+}
+
 /// Reads every row of a CSV file.
 ///
 /// # Errors

@@ -27,9 +27,18 @@ impl Document {
         }
     }
 
-    /// Starts a new block.
+    /// A document without a title: its first block starts it.
+    pub fn untitled() -> Document {
+        Document {
+            text: String::new(),
+        }
+    }
+
+    /// Starts a new block (after a blank line, unless it is the first).
     fn block(&mut self) -> &mut String {
-        self.text.push('\n');
+        if !self.text.is_empty() {
+            self.text.push('\n');
+        }
         &mut self.text
     }
 
@@ -86,6 +95,16 @@ impl Document {
     pub fn write(&self, path: &Path) -> Result<(), ExportError> {
         write_text(path, &self.text)
     }
+}
+
+/// A rendered report: the document, and its one-line summary, which the command line prints
+/// too.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The whole document.
+    pub document: Document,
+    /// Its one-line verdict.
+    pub summary: String,
 }
 
 #[cfg(test)]

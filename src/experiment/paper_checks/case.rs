@@ -60,26 +60,8 @@ pub enum Side {
 pub enum Check {
     /// The exact solver's outcome equals Table I's prediction.
     Table1,
-    /// A strategy achieves `claim` against every opponent reply; optionally the longest game
-    /// the opponent can force is at most Corollary 1's bound or exactly `longest`.
-    Strategy {
-        /// The strategy, by its command-line name.
-        strategy: StrategyName,
-        /// Who plays it.
-        side: Side,
-        /// What it must achieve.
-        claim: Claim,
-        /// Check the longest game against 1 + (w - floor(w/k)) h.
-        #[serde(default)]
-        corollary_1_bound: bool,
-        /// Check the longest game equals this number of plies.
-        #[serde(default)]
-        longest: Option<u32>,
-        /// Check Appendix A's relaxed game, in which the opponent's lines are ignored
-        /// ([`Rulebook::OpponentCannotLose`]).
-        #[serde(default)]
-        opponent_cannot_lose: bool,
-    },
+    /// A strategy achieves its claim against every opponent reply.
+    Strategy(StrategyCheck),
     /// Claims about single moves of a one-row k = 2 board (the paper's section E): after each
     /// claim's line, its moves give its value, and the other moves what it says.
     Moves {
@@ -89,6 +71,28 @@ pub enum Check {
     /// Table II on a one-row k = 2 board: every play of every position, for each side, named by
     /// the templates, changes the tally as the table says.
     TableTwo,
+}
+
+/// A strategy that achieves `claim` against every opponent reply; optionally the longest game
+/// the opponent can force is at most Corollary 1's bound or exactly `longest`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StrategyCheck {
+    /// The strategy, by its command-line name.
+    pub strategy: StrategyName,
+    /// Who plays it.
+    pub side: Side,
+    /// What it must achieve.
+    pub claim: Claim,
+    /// Check the longest game against 1 + (w - floor(w/k)) h.
+    #[serde(default)]
+    pub corollary_1_bound: bool,
+    /// Check the longest game equals this number of plies.
+    #[serde(default)]
+    pub longest: Option<u32>,
+    /// Check Appendix A's relaxed game, in which the opponent's lines are ignored
+    /// ([`Rulebook::OpponentCannotLose`]).
+    #[serde(default)]
+    pub opponent_cannot_lose: bool,
 }
 
 /// One claim of the paper and where it is checked.
@@ -221,7 +225,42 @@ impl Case {
 
     /// Runs the case on one board, returning one row per player checked.
     pub fn run(&self, rules: Rules, solver: &mut Solver) -> Vec<CaseRow> {
-        let row = |player: Option<Player>, holds, detail: String, refutation| CaseRow {
+        match &self.check {
+            Check::Table1 => vec![self.check_table1(rules, solver)],
+            Check::Strategy(check) => {
+                let players = match &check.side {
+                    Side::P1 => vec![Player::P1],
+                    Side::P2 => vec![Player::P2],
+                    Side::Both => vec![Player::P1, Player::P2],
+                    Side::ByWidthParity if rules.width() % 2 == 1 => vec![Player::P1],
+                    Side::ByWidthParity => vec![Player::P2],
+                };
+                players
+                    .into_iter()
+                    .map(|player| self.check_strategy(check, rules, player))
+                    .collect()
+            }
+            Check::Moves { claims } => one_row::check_all_moves(rules, claims, solver)
+                .into_iter()
+                .map(|f| self.row(rules, f.player, f.holds, f.detail, f.refutation))
+                .collect(),
+            Check::TableTwo => one_row::check_table_2_both(rules)
+                .into_iter()
+                .map(|f| self.row(rules, f.player, f.holds, f.detail, f.refutation))
+                .collect(),
+        }
+    }
+
+    /// The row of this case on the board of `rules`, for `player` where the case checks one.
+    fn row(
+        &self,
+        rules: Rules,
+        player: Option<Player>,
+        holds: bool,
+        detail: String,
+        refutation: Option<String>,
+    ) -> CaseRow {
+        CaseRow {
             case: self.id.clone(),
             k: rules.k(),
             width: rules.width(),
@@ -231,91 +270,72 @@ impl Case {
             holds,
             detail,
             refutation,
+        }
+    }
+
+    /// Table I's prediction against the solver, with a principal variation where they differ.
+    fn check_table1(&self, rules: Rules, solver: &mut Solver) -> CaseRow {
+        let expected = table1::predict(rules.k(), rules.width(), rules.height());
+        let found = solver.solve_weak(&Position::new(rules)).value.result;
+        let holds = expected == Some(found);
+        let detail = format!(
+            "paper {}, solver {}",
+            expected.map_or("-", GameResult::label),
+            found.label()
+        );
+        let refutation = (!holds).then(|| {
+            let line = solver.principal_variation(&Position::new(rules));
+            notation::format(rules, &line)
+        });
+        self.row(rules, None, holds, detail, refutation)
+    }
+
+    /// The strategy of `check` played by `player` against every opponent reply, with the longest
+    /// game held against the case's bounds.
+    fn check_strategy(&self, check: &StrategyCheck, rules: Rules, player: Player) -> CaseRow {
+        let rulebook = if check.opponent_cannot_lose {
+            Rulebook::OpponentCannotLose
+        } else {
+            Rulebook::Standard
         };
-        match &self.check {
-            Check::Table1 => {
-                let expected = table1::predict(rules.k(), rules.width(), rules.height());
-                let found = solver.solve_weak(&Position::new(rules)).value.result;
-                let holds = expected == Some(found);
-                let detail = format!(
-                    "paper {}, solver {}",
-                    expected.map_or("-", GameResult::label),
-                    found.label()
-                );
-                let refutation = (!holds).then(|| {
-                    let line = solver.principal_variation(&Position::new(rules));
-                    notation::format(rules, &line)
-                });
-                vec![row(None, holds, detail, refutation)]
-            }
-            Check::Strategy {
-                strategy: name,
-                side,
-                claim,
-                corollary_1_bound,
-                longest,
-                opponent_cannot_lose,
+        let mut strategy = match check.strategy.build(rules, player) {
+            Ok(s) => s,
+            Err(e) => return self.row(rules, Some(player), false, e.to_string(), None),
+        };
+        let start = Position::new(rules);
+        match verify_under(
+            rulebook,
+            strategy.as_mut(),
+            player,
+            check.claim,
+            &start,
+            &[],
+        ) {
+            Verdict::Holds {
+                positions,
+                longest_game,
             } => {
-                let rulebook = if *opponent_cannot_lose {
-                    Rulebook::OpponentCannotLose
-                } else {
-                    Rulebook::Standard
-                };
-                let players = match side {
-                    Side::P1 => vec![Player::P1],
-                    Side::P2 => vec![Player::P2],
-                    Side::Both => vec![Player::P1, Player::P2],
-                    Side::ByWidthParity if rules.width() % 2 == 1 => vec![Player::P1],
-                    Side::ByWidthParity => vec![Player::P2],
-                };
-                players
-                    .into_iter()
-                    .map(|player| {
-                        let mut strategy = match name.build(rules, player) {
-                            Ok(s) => s,
-                            Err(e) => return row(Some(player), false, e.to_string(), None),
-                        };
-                        let start = Position::new(rules);
-                        match verify_under(rulebook, strategy.as_mut(), player, *claim, &start, &[])
-                        {
-                            Verdict::Holds {
-                                positions,
-                                longest_game,
-                            } => {
-                                let bound = 1
-                                    + (rules.width() - rules.width() / rules.k()) * rules.height();
-                                let within = !corollary_1_bound || longest_game <= bound;
-                                let exact = longest.is_none_or(|l| l == longest_game);
-                                let mut detail = format!(
-                                    "{positions} positions, longest game {longest_game} plies"
-                                );
-                                if *corollary_1_bound {
-                                    detail.push_str(&bound_reached(longest_game, bound));
-                                }
-                                row(Some(player), within && exact, detail, None)
-                            }
-                            Verdict::Refuted {
-                                positions,
-                                line,
-                                reason,
-                            } => row(
-                                Some(player),
-                                false,
-                                format!("{positions} positions: {reason}"),
-                                Some(notation::format(rules, &line)),
-                            ),
-                        }
-                    })
-                    .collect()
+                let bound = 1 + (rules.width() - rules.width() / rules.k()) * rules.height();
+                let within = !check.corollary_1_bound || longest_game <= bound;
+                let exact = check.longest.is_none_or(|l| l == longest_game);
+                let mut detail =
+                    format!("{positions} positions, longest game {longest_game} plies");
+                if check.corollary_1_bound {
+                    detail.push_str(&bound_reached(longest_game, bound));
+                }
+                self.row(rules, Some(player), within && exact, detail, None)
             }
-            Check::Moves { claims } => one_row::check_all_moves(rules, claims, solver)
-                .into_iter()
-                .map(|f| row(f.player, f.holds, f.detail, f.refutation))
-                .collect(),
-            Check::TableTwo => one_row::check_table_2_both(rules)
-                .into_iter()
-                .map(|f| row(f.player, f.holds, f.detail, f.refutation))
-                .collect(),
+            Verdict::Refuted {
+                positions,
+                line,
+                reason,
+            } => self.row(
+                rules,
+                Some(player),
+                false,
+                format!("{positions} positions: {reason}"),
+                Some(notation::format(rules, &line)),
+            ),
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::engine::rules::Rules;
 use crate::solver::Mib;
 use crate::solver::Solver;
 
-pub use case::{Case, CaseRow, Check, Heights, Side, Widths};
+pub use case::{Case, CaseRow, Check, Heights, Side, StrategyCheck, Widths};
 pub use one_row::MoveClaim;
 pub use report::{fails_a_claim, publish, summary};
 

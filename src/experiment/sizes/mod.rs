@@ -13,22 +13,21 @@ mod row;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
-
 use super::export::ExportError;
 use super::export::csv::write_all;
 use super::export::svg::{MapCell, MapLabels, outcome_map};
+use super::sweep::{Board, Solved, Sweep};
 use crate::engine::notation;
 use crate::engine::outcome::Player;
 use crate::engine::position::Position;
-use crate::engine::rules::{Rules, RulesError, Variant};
+use crate::engine::rules::{RulesError, Variant};
 use crate::solver::{Budget, Depth, Mib, Solver};
 use crate::strategy::{StrategyName, table1};
 use crate::verify::{Claim, Verdict, verify};
 
 pub use published::{NotPublished, Published, SOURCE, normal_connect_four};
 pub use report::markdown;
-pub use row::{Attempt, AttemptStore, Board, Row, Store};
+pub use row::{Attempt, Row};
 
 /// The boards of a size table: for each line length, every board with both sides at least
 /// `min_side` and a width + height in `sums`, under each of `variants`.
@@ -56,13 +55,9 @@ impl SizeGrid {
                 for sum in self.sums.clone() {
                     for width in self.min_side..=sum.saturating_sub(self.min_side) {
                         let height = sum - width;
-                        Rules::new(k, width, height, variant)?;
-                        boards.push(Board {
-                            variant,
-                            k,
-                            width,
-                            height,
-                        });
+                        let board = Board::flat(variant, k, width, height);
+                        board.checked_rules()?;
+                        boards.push(board);
                     }
                 }
             }
@@ -80,14 +75,6 @@ pub struct Effort {
     /// Time for the exact solve of one board (and its principal variation); past it, an
     /// outcome-only solve gets the same time again.
     pub time: Duration,
-}
-
-/// What came of one board: a finished row, or an attempt that ran out of time.
-pub enum Solved {
-    /// Outcome and remoteness, with everything checked against them.
-    Row(Box<Row>),
-    /// Not settled exactly within the budget.
-    Open(Attempt),
 }
 
 /// Boards of at most this many cells get the strategy check: the checker visits every
@@ -141,7 +128,7 @@ fn table_for(board: Board, most: Mib) -> Mib {
 
 /// Solves one board: exactly within the time budget (with a principal variation), else its
 /// outcome alone within the same time again.
-pub fn solve_board(board: Board, effort: Effort) -> Solved {
+pub fn solve_board(board: Board, effort: Effort) -> Solved<Row, Attempt> {
     let rules = board.rules();
     let empty = Position::new(rules);
     let start = Instant::now();
@@ -176,7 +163,7 @@ pub fn solve_board(board: Board, effort: Effort) -> Solved {
         .then(|| table1::predict(board.k, board.width, board.height))
         .flatten();
     let checked = strategy_longest(board);
-    Solved::Row(Box::new(Row {
+    Solved::Row(Row {
         rules: board.variant,
         k: board.k,
         width: board.width,
@@ -196,78 +183,99 @@ pub fn solve_board(board: Board, effort: Effort) -> Solved {
         seconds: (seconds * 1e3).round() / 1e3,
         table_mb: table_for(board, effort.table).0,
         commit: env!("CONNECTK_COMMIT").to_string(),
-    }))
-}
-
-/// Solves every board of `boards` not yet in `store`, in parallel, small boards first; each
-/// finished row is appended to `store` and each open attempt to `attempts` at once. `done`
-/// is called after each board.
-///
-/// # Errors
-/// [`ExportError`] when a row cannot be written.
-pub fn run(
-    boards: &[Board],
-    store: &Store,
-    attempts: &AttemptStore,
-    effort: Effort,
-    done: impl Fn(Board, &Solved) + Sync,
-) -> Result<(), ExportError> {
-    let pending: Vec<Board> = boards
-        .iter()
-        .copied()
-        .filter(|b| !store.contains(b))
-        .collect();
-    pending.par_iter().try_for_each(|&board| {
-        let solved = solve_board(board, effort);
-        match &solved {
-            Solved::Row(row) => store.append(row)?,
-            Solved::Open(attempt) => attempts.append(attempt)?,
-        }
-        done(board, &solved);
-        Ok(())
     })
 }
 
-/// Writes `sizes.csv` (sorted), `sizes.md` and one outcome map per rule set and k into `dir`,
-/// from the finished `rows` and the `open` attempts; `command` is quoted in the report.
-/// Returns the summary line.
-///
-/// # Errors
-/// [`ExportError`] naming the first file that could not be written.
-pub fn publish(
-    dir: &Path,
-    rows: &mut [Row],
-    open: &[Attempt],
-    command: &str,
-) -> Result<String, ExportError> {
-    rows.sort_by_key(|r| (r.rules.name(), r.k, r.width, r.height));
-    write_all(&dir.join("sizes.csv"), rows)?;
-    let report = markdown(rows, open, command);
-    report.document.write(&dir.join("sizes.md"))?;
-    let mut maps: Vec<(Variant, u32)> = rows.iter().map(|r| (r.rules, r.k)).collect();
-    maps.dedup();
-    for (rules, k) in maps {
-        let cells: Vec<MapCell> = rows
-            .iter()
-            .filter(|r| r.rules == rules && r.k == k)
-            .map(|r| MapCell {
-                x: r.width,
-                y: r.height,
-                result: r.outcome,
-                marked: r.agree_published == Some(false) || r.agree_table1 == Some(false),
-            })
-            .collect();
-        let title = format!(
-            "{rules} Connect {k}: who wins with perfect play (x = differs from the published value)"
-        );
-        let labels = MapLabels {
-            title: &title,
-            x: "width",
-            y: "height",
+/// The size tables: the empty board of every size of a grid solved exactly.
+#[derive(Clone, Debug)]
+pub struct Sizes {
+    /// The boards; `None` for a merge of shards, which lists only what the rows hold.
+    pub grid: Option<SizeGrid>,
+    /// How each board is solved.
+    pub effort: Effort,
+}
+
+impl Sizes {
+    /// A merge of shards.
+    pub fn merge() -> Sizes {
+        let effort = Effort {
+            table: Mib(0),
+            time: Duration::ZERO,
         };
-        outcome_map(&dir.join(format!("sizes-{rules}-k{k}.svg")), labels, &cells)?;
+        Sizes { grid: None, effort }
     }
-    Ok(report.summary)
+}
+
+impl Sweep for Sizes {
+    const NAME: &'static str = "sizes";
+    const ATTEMPTS: Option<&'static str> = Some("open");
+    type Job = Board;
+    type Row = Row;
+    type Attempt = Attempt;
+    type Worker = ();
+
+    fn jobs(&self) -> Result<Vec<Board>, RulesError> {
+        self.grid.as_ref().map_or(Ok(Vec::new()), SizeGrid::boards)
+    }
+
+    fn key(board: &Board) -> Board {
+        *board
+    }
+
+    fn worker(&self) {}
+
+    fn solve(&self, _: &mut (), board: &Board) -> Solved<Row, Attempt> {
+        solve_board(*board, self.effort)
+    }
+
+    /// Open boards are listed from their attempts, not as missing.
+    fn missing(&self, _: &[Row]) -> Result<Vec<Board>, RulesError> {
+        Ok(Vec::new())
+    }
+
+    /// Writes `sizes.csv` (sorted), `sizes.md` and one outcome map per rule set and k.
+    fn publish(
+        &self,
+        dir: &Path,
+        mut rows: Vec<Row>,
+        open: Vec<Attempt>,
+        _: &[Board],
+        command: &str,
+    ) -> Result<String, ExportError> {
+        rows.sort_by_key(|r| (r.rules.name(), r.k, r.width, r.height));
+        write_all(&dir.join("sizes.csv"), &rows)?;
+        let report = markdown(&rows, &open, command);
+        report.document.write(&dir.join("sizes.md"))?;
+        let mut maps: Vec<(Variant, u32)> = rows.iter().map(|r| (r.rules, r.k)).collect();
+        maps.dedup();
+        for (rules, k) in maps {
+            outcome_map_of(dir, &rows, rules, k)?;
+        }
+        Ok(report.summary)
+    }
+}
+
+/// Draws the outcome map of the `rows` of `rules` and `k` into `dir`.
+fn outcome_map_of(dir: &Path, rows: &[Row], rules: Variant, k: u32) -> Result<(), ExportError> {
+    let cells: Vec<MapCell> = rows
+        .iter()
+        .filter(|r| r.rules == rules && r.k == k)
+        .map(|r| MapCell {
+            x: r.width,
+            y: r.height,
+            result: r.outcome,
+            marked: r.agree_published == Some(false) || r.agree_table1 == Some(false),
+        })
+        .collect();
+    let title = format!(
+        "{rules} Connect {k}: who wins with perfect play (x = differs from the published value)"
+    );
+    let labels = MapLabels {
+        title: &title,
+        x: "width",
+        y: "height",
+    };
+    outcome_map(&dir.join(format!("sizes-{rules}-k{k}.svg")), labels, &cells)
 }
 
 #[cfg(test)]
@@ -276,19 +284,14 @@ mod tests {
     use crate::engine::outcome::GameResult;
 
     fn solve(variant: Variant, width: u32, height: u32) -> Row {
-        let board = Board {
-            variant,
-            k: 4,
-            width,
-            height,
-        };
+        let board = Board::flat(variant, 4, width, height);
         let effort = Effort {
             table: Mib(16),
             time: Duration::from_secs(600),
         };
         match solve_board(board, effort) {
-            Solved::Row(row) => *row,
-            Solved::Open(_) => panic!("{width}x{height} not settled"),
+            Solved::Row(row) => row,
+            _ => panic!("{width}x{height} not settled"),
         }
     }
 
@@ -315,7 +318,7 @@ mod tests {
                 "{width}x{height}"
             );
             // The principal variation replays to a finished game of that length.
-            let rules = Rules::new(4, width, height, Variant::Misere).unwrap();
+            let rules = crate::Rules::new(4, width, height, Variant::Misere).unwrap();
             let (end, _) = notation::parse(rules, &row.pv).unwrap();
             assert!(end.is_over());
             assert_eq!(end.plies(), row.remoteness);

@@ -5,19 +5,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::published::SOURCE;
-use super::row::{Attempt, Board, Row};
+use super::row::{Attempt, Row};
 use crate::engine::outcome::GameResult;
 use crate::engine::rules::Variant;
-use crate::experiment::export::markdown::Document;
+use crate::experiment::export::markdown::{Document, Report};
 use crate::experiment::provenance::written_by;
-
-/// A rendered size table.
-pub struct Markdown {
-    /// The whole document.
-    pub document: Document,
-    /// Its one-line verdict.
-    pub summary: String,
-}
+use crate::experiment::sweep::Board;
 
 /// `P1 41`, `P2 37`, `D 42`: a winner (or draw) and the ply the game ends on.
 fn cell(outcome: GameResult, ply: u32) -> String {
@@ -35,9 +28,8 @@ fn tally(flags: impl Iterator<Item = Option<bool>>) -> (usize, usize) {
     })
 }
 
-/// Renders the finished `rows` and the `open` attempts (only the latest of each board that has
-/// no row), quoting `command`.
-pub fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Markdown {
+/// The latest attempt of each board in `open` that has no row in `rows`.
+fn latest_open<'a>(rows: &[Row], open: &'a [Attempt]) -> BTreeMap<Board, &'a Attempt> {
     let solved: BTreeSet<Board> = rows.iter().map(Row::board).collect();
     let mut latest: BTreeMap<Board, &Attempt> = BTreeMap::new();
     for attempt in open.iter().filter(|a| !solved.contains(&a.board())) {
@@ -46,39 +38,27 @@ pub fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Markdown {
             *entry = attempt;
         }
     }
+    latest
+}
+
+/// The one-line verdict: boards solved and open, and the agreement with each source.
+fn summary(rows: &[Row], open: usize) -> String {
     let (published_agree, published) = tally(rows.iter().map(|r| r.agree_published));
     let (paper_agree, paper) = tally(rows.iter().map(|r| r.agree_table1));
     let (lengths_equal, lengths) = tally(
         rows.iter()
             .map(|r| r.strategy_longest.map(|longest| longest == r.remoteness)),
     );
-    let summary = format!(
-        "Sizes: {} boards solved exactly, {} open; published normal-rules values: {published_agree} \
+    format!(
+        "Sizes: {} boards solved exactly, {open} open; published normal-rules values: {published_agree} \
          of {published} agree; Table I: {paper_agree} of {paper} agree; the deciding strategy's \
          longest game equals the exact game length on {lengths_equal} of {lengths} misère boards.",
         rows.len(),
-        latest.len()
-    );
-    let mut doc = Document::new("Who wins, and on which ply, by board size");
-    doc.paragraph(&summary).paragraph(&format!(
-        "Last {}; one row per board in `sizes.csv` with its nodes, time, principal \
-         variation and commit; boards not settled in time in `open.csv`. Each cell \
-         gives the winner with perfect play (D: draw) and the ply on which the game ends: the \
-         winner hurries, the loser delays, and a draw ends on the last cell. The published \
-         normal-rules values are those of {SOURCE}; a cell that differs from them or from \
-         Table I shows the other value after `≠`.",
-        written_by(command).replacen("Written", "written", 1)
-    ));
-    let mut groups: BTreeMap<(&str, u32), Vec<&Row>> = BTreeMap::new();
-    for row in rows {
-        groups
-            .entry((row.rules.name(), row.k))
-            .or_default()
-            .push(row);
-    }
-    for ((rules, k), of_group) in &groups {
-        group_table(&mut doc, rules, *k, of_group, &latest);
-    }
+    )
+}
+
+/// Every board whose value differs from the published one or from Table I's.
+fn disagreements(doc: &mut Document, rows: &[Row]) {
     let wrong: Vec<&Row> = rows
         .iter()
         .filter(|r| r.agree_published == Some(false) || r.agree_table1 == Some(false))
@@ -86,31 +66,35 @@ pub fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Markdown {
     doc.heading("Disagreements");
     if wrong.is_empty() {
         doc.paragraph("None.");
-    } else {
-        doc.table(
-            &[
-                "rules",
-                "k",
-                "board",
-                "solver",
-                "published / Table I",
-                "principal variation",
-            ],
-            wrong.iter().map(|r| {
-                vec![
-                    r.rules.to_string(),
-                    r.k.to_string(),
-                    format!("{}x{}", r.width, r.height),
-                    cell(r.outcome, r.remoteness),
-                    r.published
-                        .map(|p| p.to_string())
-                        .or(r.table1.map(|t| t.label().to_string()))
-                        .unwrap_or_default(),
-                    format!("`{}`", r.pv),
-                ]
-            }),
-        );
+        return;
     }
+    doc.table(
+        &[
+            "rules",
+            "k",
+            "board",
+            "solver",
+            "published / Table I",
+            "principal variation",
+        ],
+        wrong.iter().map(|r| {
+            vec![
+                r.rules.to_string(),
+                r.k.to_string(),
+                format!("{}x{}", r.width, r.height),
+                cell(r.outcome, r.remoteness),
+                r.published
+                    .map(|p| p.to_string())
+                    .or(r.table1.map(|t| t.label().to_string()))
+                    .unwrap_or_default(),
+                format!("`{}`", r.pv),
+            ]
+        }),
+    );
+}
+
+/// Every misère board with its game length, deciding strategy and principal variation.
+fn misere_lengths(doc: &mut Document, rows: &[Row]) {
     doc.heading("Misère game lengths");
     doc.paragraph(
         "Every misère board solved, with the ply on which perfect play ends the game and a \
@@ -140,29 +124,63 @@ pub fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Markdown {
             ]
         }),
     );
-    if !latest.is_empty() {
-        doc.heading("Open boards").table(
-            &[
-                "rules",
-                "k",
-                "board",
-                "seconds tried (exact, then outcome only)",
-                "outcome",
-                "nodes",
-            ],
-            latest.values().map(|a| {
-                vec![
-                    a.rules.to_string(),
-                    a.k.to_string(),
-                    format!("{}x{}", a.width, a.height),
-                    format!("{:.0}", a.seconds_each),
-                    a.outcome.map_or("unknown", GameResult::label).to_string(),
-                    a.nodes.to_string(),
-                ]
-            }),
-        );
+}
+
+/// The boards not settled in time, with how far their latest attempt got.
+fn open_boards(doc: &mut Document, latest: &BTreeMap<Board, &Attempt>) {
+    doc.heading("Open boards").table(
+        &[
+            "rules",
+            "k",
+            "board",
+            "seconds tried (exact, then outcome only)",
+            "outcome",
+            "nodes",
+        ],
+        latest.values().map(|a| {
+            vec![
+                a.rules.to_string(),
+                a.k.to_string(),
+                format!("{}x{}", a.width, a.height),
+                format!("{:.0}", a.seconds_each),
+                a.outcome.map_or("unknown", GameResult::label).to_string(),
+                a.nodes.to_string(),
+            ]
+        }),
+    );
+}
+
+/// Renders the finished `rows` and the `open` attempts (only the latest of each board that has
+/// no row), quoting `command`.
+pub fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Report {
+    let latest = latest_open(rows, open);
+    let summary = summary(rows, latest.len());
+    let mut doc = Document::new("Who wins, and on which ply, by board size");
+    doc.paragraph(&summary).paragraph(&format!(
+        "Last {}; one row per board in `sizes.csv` with its nodes, time, principal \
+         variation and commit; boards not settled in time in `open.csv`. Each cell \
+         gives the winner with perfect play (D: draw) and the ply on which the game ends: the \
+         winner hurries, the loser delays, and a draw ends on the last cell. The published \
+         normal-rules values are those of {SOURCE}; a cell that differs from them or from \
+         Table I shows the other value after `≠`.",
+        written_by(command).replacen("Written", "written", 1)
+    ));
+    let mut groups: BTreeMap<(&str, u32), Vec<&Row>> = BTreeMap::new();
+    for row in rows {
+        groups
+            .entry((row.rules.name(), row.k))
+            .or_default()
+            .push(row);
     }
-    Markdown {
+    for ((rules, k), of_group) in &groups {
+        group_table(&mut doc, rules, *k, of_group, &latest);
+    }
+    disagreements(&mut doc, rows);
+    misere_lengths(&mut doc, rows);
+    if !latest.is_empty() {
+        open_boards(&mut doc, &latest);
+    }
+    Report {
         document: doc,
         summary,
     }

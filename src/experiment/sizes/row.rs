@@ -4,32 +4,10 @@ use serde::{Deserialize, Serialize};
 
 use super::published::Published;
 use crate::engine::outcome::GameResult;
-use crate::engine::rules::{Rules, Variant};
+use crate::engine::rules::Variant;
 use crate::experiment::export::labels;
 use crate::experiment::store::Record;
-
-/// One board of a size table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Board {
-    /// Normal or misère.
-    pub variant: Variant,
-    /// Line length.
-    pub k: u32,
-    /// Width.
-    pub width: u32,
-    /// Height.
-    pub height: u32,
-}
-
-impl Board {
-    /// The rules of the board.
-    ///
-    /// # Panics
-    /// For a board the engine does not take; the grid's boards are checked when it lists them.
-    pub fn rules(self) -> Rules {
-        Rules::new(self.k, self.width, self.height, self.variant).expect("a checked board")
-    }
-}
+use crate::experiment::sweep::{Board, SweepRow};
 
 /// One finished board.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -78,12 +56,7 @@ pub struct Row {
 impl Row {
     /// The board of this row.
     pub fn board(&self) -> Board {
-        Board {
-            variant: self.rules,
-            k: self.k,
-            width: self.width,
-            height: self.height,
-        }
+        Board::flat(self.rules, self.k, self.width, self.height)
     }
 }
 
@@ -118,12 +91,7 @@ pub struct Attempt {
 impl Attempt {
     /// The board attempted.
     pub fn board(&self) -> Board {
-        Board {
-            variant: self.rules,
-            k: self.k,
-            width: self.width,
-            height: self.height,
-        }
+        Board::flat(self.rules, self.k, self.width, self.height)
     }
 }
 
@@ -135,8 +103,35 @@ impl Record for Attempt {
     }
 }
 
-/// The finished boards of a size table.
-pub type Store = crate::experiment::store::Store<Row>;
+impl SweepRow for Row {
+    const COLUMNS: &'static [&'static str] = &[
+        "rules",
+        "k",
+        "width",
+        "height",
+        "cells",
+        "outcome",
+        "remoteness",
+        "published",
+        "agree_published",
+        "table1",
+        "agree_table1",
+        "strategy",
+        "strategy_longest",
+        "pv",
+        "nodes",
+        "seconds",
+        "table_mb",
+        "commit",
+    ];
 
-/// The attempts that ran out of time.
-pub type AttemptStore = crate::experiment::store::Store<Attempt>;
+    /// Rows of two runs agree when they give the same outcome and game length (their
+    /// principal variations, times and tables may differ).
+    fn agrees(&self, other: &Row) -> bool {
+        (self.outcome, self.remoteness) == (other.outcome, other.remoteness)
+    }
+
+    fn name(&self) -> String {
+        format!("{} {}", self.rules, self.board().name())
+    }
+}

@@ -2,30 +2,25 @@
 //! as CSV, Markdown and SVG plots. Finished boards are appended to the CSV as they complete,
 //! so an interrupted run loses nothing and a rerun resumes.
 
-mod grid;
 mod plot;
 mod report;
 mod row;
-mod shards;
 
+use std::cmp::Reverse;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use std::time::Duration;
 
-use rayon::prelude::*;
-
 use super::export::ExportError;
 use super::export::csv::write_all;
+use super::sweep::{Board, Grid, NoAttempt, Solved, Sweep};
 use crate::engine::notation;
 use crate::engine::position::Position;
-use crate::engine::rules::{RulesError, Variant};
+use crate::engine::rules::{RulesError, Topology, Variant};
 use crate::solver::{Budget, Depth, Mib, Solver};
 use crate::strategy::table1;
 
-pub use grid::{Board, Grid};
-pub use report::Markdown;
-pub use row::{Row, Store};
-pub use shards::{ShardError, read_checked, read_shards};
+pub use row::Row;
 
 /// How each board of the grid is solved.
 #[derive(Clone, Copy, Debug)]
@@ -76,47 +71,11 @@ pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
     })
 }
 
-/// Solves every board of `boards` not yet in `store`, in parallel, largest first, appending each
-/// row to the store as soon as it is solved; `done` is called after each board (with `None`
-/// for a board given up at the node limit). Returns the boards given up, which stay out of
-/// the store so that a rerun tries them again.
-pub fn run(
-    boards: &[Board],
-    store: &Store,
-    effort: Effort,
-    done: impl Fn(Board, Option<&Row>) + Sync,
-) -> Result<Vec<Board>, ExportError> {
-    let mut pending: Vec<Board> = boards
-        .iter()
-        .copied()
-        .filter(|b| !store.contains(b))
-        .collect();
-    pending.sort_by_key(|b| std::cmp::Reverse((b.width * b.height, b.k)));
-    let given_up = pending
-        .par_iter()
-        .map(|&board| match solve_board(board, effort) {
-            Some(row) => {
-                store.append(&row)?;
-                done(board, Some(&row));
-                Ok(None)
-            }
-            None => {
-                done(board, None);
-                Ok(Some(board))
-            }
-        })
-        .collect::<Result<Vec<Option<Board>>, ExportError>>()?;
-    Ok(given_up.into_iter().flatten().collect())
-}
-
 /// The boards with no row in `rows` among: every board of `requested`, and for each k with
 /// rows, every board of that k up to the largest board size among them. These are the boards
 /// not solved yet, whichever runs or shards wrote the rows, so that a rerun of part of the
 /// grid keeps listing the unsolved boards of the rest.
-///
-/// # Errors
-/// [`RulesError`] if a board of the grid is not supported by the engine.
-pub fn missing(requested: Option<Grid>, rows: &[Row]) -> Result<Vec<Board>, RulesError> {
+fn missing(requested: Option<Grid>, rows: &[Row]) -> Result<Vec<Board>, RulesError> {
     let mut largest: BTreeMap<u32, u32> = BTreeMap::new();
     if let Some(grid) = requested {
         largest.extend((grid.k_min..=grid.k_max).map(|k| (k, grid.max_cells)));
@@ -133,7 +92,8 @@ pub fn missing(requested: Option<Grid>, rows: &[Row]) -> Result<Vec<Board>, Rule
             k_max: k,
             max_cells,
         };
-        missing.extend(of_k.boards()?.into_iter().filter(|b| !solved.contains(b)));
+        let boards = of_k.boards(Variant::Misere, Topology::Flat)?;
+        missing.extend(boards.into_iter().filter(|b| !solved.contains(b)));
     }
     Ok(missing)
 }
@@ -151,46 +111,109 @@ pub enum Unsolved {
 /// forged or mistaken row of a large board must not hold the report for minutes.
 const LINE_TIME: Duration = Duration::from_secs(30);
 
-/// What a Table I report is written for: the rows, the boards without one and why, the table
-/// size for the principal variations of disagreements, and the command quoted in the report.
-pub struct Report<'a> {
-    /// Every row, in any order.
-    pub rows: &'a mut [Row],
-    /// Boards of the grid without a row.
-    pub unsolved: &'a [Board],
-    /// Why they have none.
+/// The Table I sweep: every misère board of a grid solved from the empty position and held
+/// against the paper.
+#[derive(Clone, Copy, Debug)]
+pub struct Table1 {
+    /// The grid of a run; `None` for a merge of shards, whose rows give the grid.
+    pub grid: Option<Grid>,
+    /// How each board is solved (for a merge, only the table counts: it finds the principal
+    /// variations of disagreements).
+    pub effort: Effort,
+    /// Why boards of the grid may have no row.
     pub why: Unsolved,
-    /// Transposition table for the principal variations.
-    pub table: Mib,
-    /// The command that made the rows, as typed.
-    pub command: &'a str,
 }
 
-/// Writes the sorted CSV, the Markdown summary (listing the unsolved boards too) and one plot
-/// per k of `report`, into `dir`. Returns the summary line.
-///
-/// # Errors
-/// [`ExportError`] naming the first file that could not be written.
-pub fn publish(dir: &Path, report: Report<'_>) -> Result<String, ExportError> {
-    let rows = report.rows;
-    rows.sort_by_key(|r| (r.k, r.width, r.height));
-    write_all(&dir.join("table1.csv"), rows)?;
-    let markdown = report::markdown(rows, report.unsolved, report.why, report.command, |row| {
-        let board = row.board();
-        let mut solver = Solver::new(report.table);
-        let line = solver.limited(Budget::time(LINE_TIME), |solver| {
-            solver.principal_variation(&Position::new(board.rules()))
-        })?;
-        Some(notation::format(board.rules(), &line))
-    });
-    markdown.document.write(&dir.join("table1.md"))?;
-    let mut ks: Vec<u32> = rows.iter().map(|r| r.k).collect();
-    ks.dedup();
-    for k in ks {
-        let of_k: Vec<&Row> = rows.iter().filter(|r| r.k == k).collect();
-        plot::outcome_map_of_k(&dir.join(format!("table1-k{k}.svg")), k, &of_k)?;
+impl Table1 {
+    /// A run over `grid`.
+    pub fn run(grid: Grid, effort: Effort) -> Table1 {
+        Table1 {
+            grid: Some(grid),
+            effort,
+            why: Unsolved::NodeLimit,
+        }
     }
-    Ok(markdown.summary)
+
+    /// A merge of shards, with `table` for the principal variations of disagreements.
+    pub fn merge(table: Mib) -> Table1 {
+        let effort = Effort {
+            table,
+            depth: Depth::Strong,
+            node_limit: u64::MAX,
+            one_row: Mib(0),
+        };
+        Table1 {
+            grid: None,
+            effort,
+            why: Unsolved::MissingFromShards,
+        }
+    }
+
+    /// A principal variation of `row`'s board, within [`LINE_TIME`].
+    fn line_of(&self, row: &Row) -> Option<String> {
+        let rules = row.board().rules();
+        let mut solver = Solver::new(self.effort.table);
+        let line = solver.limited(Budget::time(LINE_TIME), |solver| {
+            solver.principal_variation(&Position::new(rules))
+        })?;
+        Some(notation::format(rules, &line))
+    }
+}
+
+impl Sweep for Table1 {
+    const NAME: &'static str = "table1";
+    type Job = Board;
+    type Row = Row;
+    type Attempt = NoAttempt;
+    type Worker = ();
+
+    fn jobs(&self) -> Result<Vec<Board>, RulesError> {
+        self.grid.map_or(Ok(Vec::new()), |grid| {
+            grid.boards(Variant::Misere, Topology::Flat)
+        })
+    }
+
+    fn key(board: &Board) -> Board {
+        *board
+    }
+
+    fn worker(&self) {}
+
+    fn solve(&self, _: &mut (), board: &Board) -> Solved<Row, NoAttempt> {
+        solve_board(*board, self.effort).map_or(Solved::GivenUp, Solved::Row)
+    }
+
+    /// Largest boards first, so that the last to finish are small.
+    fn schedule(&self, pending: &mut [Board]) {
+        pending.sort_by_key(|b| Reverse((b.width * b.height, b.k)));
+    }
+
+    fn missing(&self, rows: &[Row]) -> Result<Vec<Board>, RulesError> {
+        missing(self.grid, rows)
+    }
+
+    /// Writes the sorted CSV, the Markdown summary (listing the unsolved boards too) and one
+    /// plot per k.
+    fn publish(
+        &self,
+        dir: &Path,
+        mut rows: Vec<Row>,
+        _: Vec<NoAttempt>,
+        unsolved: &[Board],
+        command: &str,
+    ) -> Result<String, ExportError> {
+        rows.sort_by_key(|r| (r.k, r.width, r.height));
+        write_all(&dir.join("table1.csv"), &rows)?;
+        let report = report::markdown(&rows, unsolved, self.why, command, |row| self.line_of(row));
+        report.document.write(&dir.join("table1.md"))?;
+        let mut ks: Vec<u32> = rows.iter().map(|r| r.k).collect();
+        ks.dedup();
+        for k in ks {
+            let of_k: Vec<&Row> = rows.iter().filter(|r| r.k == k).collect();
+            plot::outcome_map_of_k(&dir.join(format!("table1-k{k}.svg")), k, &of_k)?;
+        }
+        Ok(report.summary)
+    }
 }
 
 #[cfg(test)]
@@ -212,11 +235,7 @@ mod tests {
     /// searches it for the remoteness.
     #[test]
     fn weak_sweeps_take_rows_to_the_one_row_solver_first() {
-        let board = Board {
-            k: 3,
-            width: 12,
-            height: 1,
-        };
+        let board = Board::flat(Variant::Misere, 3, 12, 1);
         let weak = solve_board(board, effort(Depth::Weak)).unwrap();
         assert_eq!((weak.solver, weak.nodes), (GameResult::Draw, 0));
         assert_eq!(weak.remoteness, None);

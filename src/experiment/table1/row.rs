@@ -2,12 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::grid::Board;
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::rules::{Rules, RulesError, Variant};
 use crate::experiment::export::csv::LineProblem;
 use crate::experiment::export::labels;
 use crate::experiment::store::Record;
+use crate::experiment::sweep::{Board, SweepRow};
 use crate::strategy::table1;
 
 /// One solved board, as stored in `table1.csv`.
@@ -127,11 +127,7 @@ impl Row {
 
     /// The board this row solved.
     pub fn board(&self) -> Board {
-        Board {
-            k: self.k,
-            width: self.width,
-            height: self.height,
-        }
+        Board::flat(self.rules, self.k, self.width, self.height)
     }
 }
 
@@ -143,8 +139,28 @@ impl Record for Row {
     }
 }
 
-/// The store of a Table I run: one row per board.
-pub type Store = crate::experiment::store::Store<Row>;
+impl SweepRow for Row {
+    const COLUMNS: &'static [&'static str] = &[
+        "rules",
+        "k",
+        "width",
+        "height",
+        "cells",
+        "paper",
+        "solver",
+        "agree",
+        "remoteness",
+        "nodes",
+    ];
+
+    fn check(&self) -> Result<(), LineProblem> {
+        Row::check(self)
+    }
+
+    fn name(&self) -> String {
+        self.board().name()
+    }
+}
 
 #[cfg(test)]
 mod tests {

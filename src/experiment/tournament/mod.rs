@@ -5,7 +5,7 @@ mod plot;
 mod report;
 
 use crate::arena::{
-    self as arena, GameRecord, MatchError, PerfectSettings, PlayerName, Standing, Tally,
+    self as arena, GameRecord, MatchCounts, MatchError, PerfectSettings, PlayerName, Standing,
     check_pairing, play_games,
 };
 use crate::engine::rules::Rules;
@@ -72,14 +72,14 @@ pub fn schedule(rules: Rules, players: &[PlayerName]) -> Result<Vec<Fixture>, To
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PairingResult {
     /// The games were played; the counts from P1's side.
-    Played(Tally),
+    Played(MatchCounts),
     /// The pairing was skipped; the reason.
     NotApplicable(String),
 }
 
 /// A played (or skipped) fixture.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pairing {
+pub struct Meeting {
     /// The player moving first.
     pub p1: PlayerName,
     /// The player moving second.
@@ -100,7 +100,7 @@ pub struct Tournament {
     /// The tournament's seed.
     pub seed: u64,
     /// Every ordered pairing, in schedule order.
-    pub pairings: Vec<Pairing>,
+    pub pairings: Vec<Meeting>,
 }
 
 /// What a tournament plays: the board and rules, the players (in the order listed), the
@@ -154,8 +154,8 @@ pub fn play<E: From<TournamentError> + From<MatchError>>(
         let result = match &fixture.not_applicable {
             Some(reason) => PairingResult::NotApplicable(reason.clone()),
             None => {
-                let mut tally = Tally::default();
-                let matchup = arena::Pairing {
+                let mut tally = MatchCounts::default();
+                let matchup = arena::Matchup {
                     rules,
                     p1: fixture.p1,
                     p2: fixture.p2,
@@ -168,7 +168,7 @@ pub fn play<E: From<TournamentError> + From<MatchError>>(
                 PairingResult::Played(tally)
             }
         };
-        pairings.push(Pairing {
+        pairings.push(Meeting {
             p1: fixture.p1,
             p2: fixture.p2,
             result,
@@ -186,7 +186,7 @@ pub fn play<E: From<TournamentError> + From<MatchError>>(
 impl Tournament {
     /// The counts of `p1` (moving first) against `p2`, or `None` when that pairing was skipped
     /// or does not exist.
-    pub fn tally(&self, p1: PlayerName, p2: PlayerName) -> Option<&Tally> {
+    pub fn tally(&self, p1: PlayerName, p2: PlayerName) -> Option<&MatchCounts> {
         self.pairings
             .iter()
             .find(|p| p.p1 == p1 && p.p2 == p2)

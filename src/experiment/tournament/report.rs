@@ -129,21 +129,8 @@ fn rate(count: u64, games: u64) -> String {
     )
 }
 
-/// The Markdown summary: standings over both colours, the score matrix, every pairing with
-/// its intervals, and the pairings that were skipped with the reason. `command` is the command
-/// line that produced the tournament, quoted at the top.
-pub fn markdown(tournament: &Tournament, command: &str) -> Document {
-    let t = tournament;
-    let mut doc = Document::new(&format!("Tournament on {}", t.rules));
-    doc.paragraph(&format!(
-        "{}: {} players, {} games per ordered pairing, seed {}. Game i of every pairing has the \
-         same game seed, so the two colours of a pair replay the same seeds. Rates carry 95% \
-         Wilson intervals; a score counts a win 1 and a draw 1/2.",
-        written_by(command),
-        t.players.len(),
-        t.games,
-        t.seed
-    ));
+/// Every player's results over both colours.
+fn standings(doc: &mut Document, t: &Tournament) {
     doc.heading("Standings (both colours)").table(
         &[
             "player",
@@ -166,6 +153,10 @@ pub fn markdown(tournament: &Tournament, command: &str) -> Document {
             ]
         }),
     );
+}
+
+/// P1's score in every pairing, P1 by row and P2 by column.
+fn score_matrix(doc: &mut Document, t: &Tournament) {
     doc.heading("Score matrix")
         .paragraph("Row player moving first (P1) against column player (P2): P1's score.")
         .paragraph("![score matrix](score-matrix.svg)");
@@ -183,6 +174,10 @@ pub fn markdown(tournament: &Tournament, command: &str) -> Document {
             std::iter::once(format!("**{p1}**")).chain(cells).collect()
         }),
     );
+}
+
+/// Every pairing played, with its counts, rates and game lengths.
+fn pairings(doc: &mut Document, t: &Tournament) {
     doc.heading("Pairings")
         .paragraph("![win rates](win-rates.svg)")
         .table(
@@ -219,6 +214,26 @@ pub fn markdown(tournament: &Tournament, command: &str) -> Document {
                 PairingResult::NotApplicable(_) => None,
             }),
         );
+}
+
+/// The Markdown summary: standings over both colours, the score matrix, every pairing with
+/// its intervals, and the pairings that were skipped with the reason. `command` is the command
+/// line that produced the tournament, quoted at the top.
+pub fn markdown(tournament: &Tournament, command: &str) -> Document {
+    let t = tournament;
+    let mut doc = Document::new(&format!("Tournament on {}", t.rules));
+    doc.paragraph(&format!(
+        "{}: {} players, {} games per ordered pairing, seed {}. Game i of every pairing has the \
+         same game seed, so the two colours of a pair replay the same seeds. Rates carry 95% \
+         Wilson intervals; a score counts a win 1 and a draw 1/2.",
+        written_by(command),
+        t.players.len(),
+        t.games,
+        t.seed
+    ));
+    standings(&mut doc, t);
+    score_matrix(&mut doc, t);
+    pairings(&mut doc, t);
     let skipped: Vec<String> = t
         .pairings
         .iter()

@@ -14,7 +14,7 @@ mod report;
 
 pub use check::{Row, Selection, SelectionError, Store, run};
 pub use parse::{Example, LineError, Problem, parse_line};
-pub use report::{Markdown, RunInfo, markdown};
+pub use report::{RunInfo, markdown};
 
 /// Lines in the complete data set.
 pub const LINES: usize = 67_557;

@@ -1,7 +1,7 @@
 //! The Markdown summary of a UCI check: counts, totals and every disagreement.
 
 use super::check::Row;
-use crate::experiment::export::markdown::Document;
+use crate::experiment::export::markdown::{Document, Report};
 use crate::experiment::provenance::written_by;
 
 /// How the latest invocation went, for the report's record of the machine's work.
@@ -19,40 +19,13 @@ pub struct RunInfo {
     pub load: Option<String>,
 }
 
-/// A rendered summary.
-pub struct Markdown {
-    /// The whole document.
-    pub document: Document,
-    /// Its one-line verdict, also printed by the CLI and quoted in README.md.
-    pub summary: String,
-}
-
-/// Renders `rows` (in any order; the report lists them by line) of a data set of `lines`
-/// lines, with `run` describing the invocation that wrote them, if any, made by `command`.
-pub fn markdown(rows: &[Row], lines: usize, run: Option<&RunInfo>, command: &str) -> Markdown {
-    let mut rows: Vec<&Row> = rows.iter().collect();
-    rows.sort_by_key(|r| r.line);
-    let disagreeing: Vec<&Row> = rows.iter().copied().filter(|r| !r.agree).collect();
-    let agreeing = rows.len() - disagreeing.len();
-    let nodes: u64 = rows.iter().map(|r| r.nodes).sum();
+/// Totals over the rows checked: lines, agreements, outcomes, nodes and times.
+fn totals(doc: &mut Document, rows: &[&Row], lines: usize) {
+    let count = |label: &str| rows.iter().filter(|r| r.solver.label() == label).count();
+    let agreeing = rows.iter().filter(|r| r.agree).count();
     let cpu_seconds = rows.iter().map(|r| r.cpu_micros).sum::<u64>() as f64 / 1e6;
     let solve_seconds = rows.iter().map(|r| r.micros).sum::<u64>() as f64 / 1e6;
     let max_cpu_seconds = rows.iter().map(|r| r.cpu_micros).max().unwrap_or(0) as f64 / 1e6;
-    let summary = format!(
-        "UCI Connect-4: {agreeing} of {} checked lines agree with the weak solver ({} disagree); \
-         {} of {lines} lines checked, {nodes} nodes, {cpu_seconds:.0} s of CPU.",
-        rows.len(),
-        disagreeing.len(),
-        rows.len()
-    );
-
-    let mut doc = Document::new("The UCI Connect-4 data set against the weak solver");
-    doc.paragraph(&summary).paragraph(&format!(
-        "{}; one row per line in `uci.csv`. Values are for the first player (x, P1): the data \
-         set's win, loss and draw are P1, P2 and Draw.",
-        written_by(command)
-    ));
-    let count = |label: &str| rows.iter().filter(|r| r.solver.label() == label).count();
     doc.table(
         &[
             "lines checked",
@@ -72,11 +45,11 @@ pub fn markdown(rows: &[Row], lines: usize, run: Option<&RunInfo>, command: &str
             rows.len().to_string(),
             lines.to_string(),
             agreeing.to_string(),
-            disagreeing.len().to_string(),
+            (rows.len() - agreeing).to_string(),
             count("P1").to_string(),
             count("P2").to_string(),
             count("Draw").to_string(),
-            nodes.to_string(),
+            rows.iter().map(|r| r.nodes).sum::<u64>().to_string(),
             format!("{cpu_seconds:.1}"),
             format!("{solve_seconds:.1}"),
             format!("{:.1}", cpu_seconds * 1e3 / rows.len().max(1) as f64),
@@ -87,6 +60,51 @@ pub fn markdown(rows: &[Row], lines: usize, run: Option<&RunInfo>, command: &str
         "CPU s is the solving threads' CPU time; solve s adds up each solve's wall-clock time, \
          which grows when other processes compete for the cores.",
     );
+}
+
+/// Every line where the solver and the data set disagree.
+fn disagreements(doc: &mut Document, rows: &[&Row]) {
+    doc.heading("Disagreements");
+    let disagreeing: Vec<&&Row> = rows.iter().filter(|r| !r.agree).collect();
+    if disagreeing.is_empty() {
+        doc.paragraph("None.");
+        return;
+    }
+    doc.table(
+        &["line", "moves", "data set", "solver"],
+        disagreeing.into_iter().map(|row| {
+            vec![
+                row.line.to_string(),
+                format!("`{}`", row.moves),
+                row.expected.label().to_string(),
+                row.solver.label().to_string(),
+            ]
+        }),
+    );
+}
+
+/// Renders `rows` (in any order; the report lists them by line) of a data set of `lines`
+/// lines, with `run` describing the invocation that wrote them, if any, made by `command`.
+pub fn markdown(rows: &[Row], lines: usize, run: Option<&RunInfo>, command: &str) -> Report {
+    let mut rows: Vec<&Row> = rows.iter().collect();
+    rows.sort_by_key(|r| r.line);
+    let agreeing = rows.iter().filter(|r| r.agree).count();
+    let nodes: u64 = rows.iter().map(|r| r.nodes).sum();
+    let cpu_seconds = rows.iter().map(|r| r.cpu_micros).sum::<u64>() as f64 / 1e6;
+    let summary = format!(
+        "UCI Connect-4: {agreeing} of {} checked lines agree with the weak solver ({} disagree); \
+         {} of {lines} lines checked, {nodes} nodes, {cpu_seconds:.0} s of CPU.",
+        rows.len(),
+        rows.len() - agreeing,
+        rows.len()
+    );
+    let mut doc = Document::new("The UCI Connect-4 data set against the weak solver");
+    doc.paragraph(&summary).paragraph(&format!(
+        "{}; one row per line in `uci.csv`. Values are for the first player (x, P1): the data \
+         set's win, loss and draw are P1, P2 and Draw.",
+        written_by(command)
+    ));
+    totals(&mut doc, &rows, lines);
     if let Some(run) = run {
         doc.paragraph(&format!(
             "Latest run: {} lines solved in {:.1} s of wall time by {} workers with a {} MiB \
@@ -101,23 +119,8 @@ pub fn markdown(rows: &[Row], lines: usize, run: Option<&RunInfo>, command: &str
                 .unwrap_or_default()
         ));
     }
-    doc.heading("Disagreements");
-    if disagreeing.is_empty() {
-        doc.paragraph("None.");
-    } else {
-        doc.table(
-            &["line", "moves", "data set", "solver"],
-            disagreeing.into_iter().map(|row| {
-                vec![
-                    row.line.to_string(),
-                    format!("`{}`", row.moves),
-                    row.expected.label().to_string(),
-                    row.solver.label().to_string(),
-                ]
-            }),
-        );
-    }
-    Markdown {
+    disagreements(&mut doc, &rows);
+    Report {
         document: doc,
         summary,
     }

@@ -1,0 +1,113 @@
+"""Type stubs of the Rust extension ``connectk._core``."""
+
+import os
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+_Path = Union[str, "os.PathLike[str]"]
+
+__version__: str
+
+class Rules:
+    """The rules of a Connect-k game (k, board, normal or misère, flat or cylinder)."""
+
+    def __init__(
+        self,
+        k: int = 4,
+        width: int = 7,
+        height: int = 6,
+        rules: str = "normal",
+        topology: str = "flat",
+    ) -> None: ...
+    @property
+    def k(self) -> int: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def rules(self) -> str: ...
+    @property
+    def topology(self) -> str: ...
+    @property
+    def cells(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Position:
+    """A position and the moves that reached it (immutable; columns 0-based)."""
+
+    def __init__(self, rules: Optional[Rules] = None) -> None: ...
+    @staticmethod
+    def from_moves(moves: str, rules: Optional[Rules] = None) -> Position: ...
+    def play(self, column: int) -> Position: ...
+    def legal_moves(self) -> List[int]: ...
+    def legal_mask(self) -> npt.NDArray[np.int8]: ...
+    def to_numpy(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def moves(self) -> str: ...
+    @property
+    def history(self) -> List[int]: ...
+    @property
+    def plies(self) -> int: ...
+    @property
+    def to_move(self) -> Optional[str]: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def winner(self) -> Optional[str]: ...
+    @property
+    def reason(self) -> Optional[str]: ...
+    @property
+    def completed_by(self) -> Optional[str]: ...
+    @property
+    def winning_cells(self) -> List[Tuple[int, int]]: ...
+    @property
+    def winning_indices(self) -> List[int]: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class MoveValue:
+    """One move's value (column 0-based; remoteness counts the move)."""
+
+    column: int
+    outcome: str
+    remoteness: Optional[int]
+
+class Solution:
+    """What a solve found."""
+
+    outcome: Optional[str]
+    remoteness: Optional[int]
+    best_moves: List[int]
+    move_values: List[MoveValue]
+    complete: bool
+    nodes: int
+    seconds: float
+    @property
+    def winner(self) -> Optional[str]: ...
+
+class Solver:
+    """An exact solver keeping its table across calls."""
+
+    def __init__(
+        self, table_mb: int = 256, threads: int = 1, book: Optional[_Path] = None
+    ) -> None: ...
+    def solve(
+        self,
+        position: Position,
+        depth: str = "strong",
+        budget_ms: Optional[float] = None,
+        best_moves: bool = True,
+    ) -> Solution: ...
+    def analyze(
+        self, position: Position, depth: str = "strong", budget_ms: Optional[float] = None
+    ) -> Solution: ...
+    def solve_batch(
+        self, positions: List[Position], depth: str = "strong", budget_ms: Optional[float] = None
+    ) -> List[Solution]: ...
+

@@ -1,0 +1,27 @@
+//! `connectk._core`: the Python extension module of connectk, a thin layer that converts
+//! types at the edge and calls the library.
+//!
+//! The pure-Python package `connectk` re-exports these names and adds what is easier in
+//! Python (pandas tables, the framework adapters).
+#![deny(missing_docs)]
+
+mod error;
+mod interrupt;
+mod position;
+mod rules;
+mod solution;
+mod solver;
+
+use pyo3::prelude::*;
+
+/// The extension module: every class and function the Python package builds on.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<rules::PyRules>()?;
+    m.add_class::<position::PyPosition>()?;
+    m.add_class::<solution::PySolution>()?;
+    m.add_class::<solution::PyMoveValue>()?;
+    m.add_class::<solver::PySolver>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

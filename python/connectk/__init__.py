@@ -15,24 +15,35 @@ raises ``ValueError`` with the library's one-line message.
 
 from __future__ import annotations
 
+from ._arena import arena, tournament
 from ._core import (
     MoveValue,
+    Player,
     Position,
     Rules,
     Solution,
     Solver,
+    Verdict,
     __version__,
+    player_names,
+    verify,
 )
 from ._solve import analyze, solve, solve_batch
 
 __all__ = [
     "MoveValue",
+    "Player",
     "Position",
     "Rules",
     "Solution",
     "Solver",
+    "Verdict",
     "__version__",
     "analyze",
+    "arena",
+    "player_names",
     "solve",
     "solve_batch",
+    "tournament",
+    "verify",
 ]

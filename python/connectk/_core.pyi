@@ -111,3 +111,49 @@ class Solver:
         self, positions: List[Position], depth: str = "strong", budget_ms: Optional[float] = None
     ) -> List[Solution]: ...
 
+class Player:
+    """A named player: a bot, ``perfect`` or one of the paper's strategies."""
+
+    def __init__(
+        self,
+        name: str,
+        seed: int = 0,
+        table_mb: int = 64,
+        book: Optional[_Path] = None,
+        move_ms: Optional[float] = None,
+    ) -> None: ...
+    @property
+    def name(self) -> str: ...
+    def choose(self, position: Position) -> int: ...
+    def __call__(self, position: Position) -> int: ...
+
+class Verdict:
+    """The strategy checker's answer."""
+
+    holds: bool
+    positions: int
+    longest_game: Optional[int]
+    line: Optional[str]
+    reason: Optional[str]
+    def __bool__(self) -> bool: ...
+
+def player_names() -> List[str]: ...
+def play_games(
+    p1: Union[str, Player, Callable[[Position], int]],
+    p2: Union[str, Player, Callable[[Position], int]],
+    games: int = 1,
+    seed: int = 1,
+    rules: Optional[Rules] = None,
+    table_mb: int = 64,
+    book: Optional[_Path] = None,
+    move_ms: Optional[float] = None,
+) -> List[Dict[str, Any]]: ...
+def can_meet(p1: str, p2: str, rules: Optional[Rules] = None) -> bool: ...
+def verify(
+    strategy: str,
+    player: str,
+    rules: Optional[Rules] = None,
+    claim: str = "win",
+    moves: str = "",
+    opponent_cannot_lose: bool = False,
+) -> Verdict: ...

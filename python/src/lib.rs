@@ -5,12 +5,16 @@
 //! Python (pandas tables, the framework adapters).
 #![deny(missing_docs)]
 
+mod arena;
 mod error;
 mod interrupt;
+mod players;
 mod position;
+mod records;
 mod rules;
 mod solution;
 mod solver;
+mod verify;
 
 use pyo3::prelude::*;
 
@@ -22,6 +26,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solution::PySolution>()?;
     m.add_class::<solution::PyMoveValue>()?;
     m.add_class::<solver::PySolver>()?;
+    m.add_class::<players::PyPlayer>()?;
+    m.add_function(wrap_pyfunction!(players::player_names, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::play_games, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::can_meet, m)?)?;
+    m.add_class::<verify::PyVerdict>()?;
+    m.add_function(wrap_pyfunction!(verify::verify, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -28,6 +28,7 @@ from ._core import (
     player_names,
     verify,
 )
+from ._experiments import paper_checks, sizes, table1
 from ._solve import analyze, solve, solve_batch
 
 __all__ = [
@@ -41,9 +42,12 @@ __all__ = [
     "__version__",
     "analyze",
     "arena",
+    "paper_checks",
     "player_names",
+    "sizes",
     "solve",
     "solve_batch",
+    "table1",
     "tournament",
     "verify",
 ]

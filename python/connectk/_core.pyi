@@ -157,3 +157,89 @@ def verify(
     moves: str = "",
     opponent_cannot_lose: bool = False,
 ) -> Verdict: ...
+def table1_rows(
+    max_cells: int = 24,
+    k_min: int = 2,
+    k_max: int = 6,
+    depth: str = "strong",
+    table_mb: int = 256,
+    one_row_mb: int = 2048,
+    node_limit: Optional[int] = None,
+) -> List[Dict[str, Any]]: ...
+def size_rows(
+    ks: List[int],
+    rules: List[str],
+    sum_min: int,
+    sum_max: int,
+    min_side: int = 4,
+    seconds: float = 60.0,
+    table_mb: int = 1024,
+) -> List[Dict[str, Any]]: ...
+def paper_check_rows(claims: _Path, ids: Optional[List[str]] = None) -> List[Dict[str, Any]]: ...
+
+class QuartoRules:
+    """The rules of a Quarto game."""
+
+    def __init__(
+        self,
+        size: int = 4,
+        attributes: int = 4,
+        criteria: Optional[str] = None,
+        rules: str = "normal",
+        squares: bool = False,
+    ) -> None: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def attributes(self) -> int: ...
+    @property
+    def rules(self) -> str: ...
+
+class QuartoPosition:
+    """A Quarto position and the turns that reached it (immutable)."""
+
+    def __init__(self, rules: Optional[QuartoRules] = None) -> None: ...
+    @staticmethod
+    def from_record(record: str, rules: Optional[QuartoRules] = None) -> QuartoPosition: ...
+    def play(self, turn: str) -> QuartoPosition: ...
+    def legal_turns(self) -> List[str]: ...
+    @property
+    def rules(self) -> QuartoRules: ...
+    @property
+    def record(self) -> str: ...
+    @property
+    def plies(self) -> int: ...
+    @property
+    def to_move(self) -> Optional[str]: ...
+    @property
+    def hand(self) -> Optional[str]: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def winner(self) -> Optional[str]: ...
+    @property
+    def reason(self) -> Optional[str]: ...
+
+class QuartoSolution:
+    """What a Quarto solve found."""
+
+    outcome: Optional[str]
+    remoteness: Optional[int]
+    best_turns: List[str]
+    turn_values: List[Tuple[str, str, Optional[int]]]
+    complete: bool
+    nodes: int
+    seconds: float
+
+class QuartoSolver:
+    """A Quarto solver keeping its table across calls."""
+
+    def __init__(self, table_mb: int = 256) -> None: ...
+    def solve(self, position: QuartoPosition, depth: str = "strong") -> QuartoSolution: ...
+    def analyze(self, position: QuartoPosition, depth: str = "strong") -> QuartoSolution: ...
+
+class QuartoPlayer:
+    """A Quarto player: "random", "careful" or "perfect"."""
+
+    def __init__(self, kind: str, seed: int = 0) -> None: ...
+    def choose(self, position: QuartoPosition) -> str: ...

@@ -7,9 +7,11 @@
 
 mod arena;
 mod error;
+mod experiments;
 mod interrupt;
 mod players;
 mod position;
+mod quarto;
 mod records;
 mod rules;
 mod solution;
@@ -32,6 +34,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arena::can_meet, m)?)?;
     m.add_class::<verify::PyVerdict>()?;
     m.add_function(wrap_pyfunction!(verify::verify, m)?)?;
+    m.add_function(wrap_pyfunction!(experiments::table1_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(experiments::size_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(experiments::paper_check_rows, m)?)?;
+    m.add_class::<quarto::PyQuartoRules>()?;
+    m.add_class::<quarto::PyQuartoPosition>()?;
+    m.add_class::<quarto::PyQuartoSolution>()?;
+    m.add_class::<quarto::PyQuartoSolver>()?;
+    m.add_class::<quarto::PyQuartoPlayer>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

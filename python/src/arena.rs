@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use connectk::arena::{GameRecord, Pairing, PerfectSettings, PlayerName, game_seed, play_match};
+use connectk::arena::{GameRecord, Matchup, PerfectSettings, PlayerName, game_seed, play_match};
 use connectk::strategy::{Game, MoveProof, Strategy};
 use connectk::{Column, Player, Position, Rules, notation};
 use pyo3::exceptions::PyValueError;
@@ -79,13 +79,13 @@ pub fn play_games<'py>(
     let labels = [first.label(), second.label()];
     let records = match (&first, &second) {
         (Contestant::Named(a), Contestant::Named(b)) => {
-            let pairing = Pairing {
+            let matchup = Matchup {
                 rules,
                 p1: *a,
                 p2: *b,
                 perfect: &perfect,
             };
-            py.detach(|| play_match(pairing, games, seed, || {}))
+            py.detach(|| play_match(matchup, games, seed, || {}))
                 .map_err(value_error)?
         }
         _ => (0..games)

@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use connectk::experiment::sweep::{Grid, Solved};
 use connectk::experiment::{paper_checks, sizes, table1};
-use connectk::{Mib, Variant};
+use connectk::{Mib, Topology, Variant};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -41,12 +42,14 @@ pub fn table1_rows<'py>(
              2 <= k_min <= k_max and max_cells >= 1"
         )));
     }
-    let grid = table1::Grid {
+    let grid = Grid {
         k_min,
         k_max,
         max_cells,
     };
-    let boards = grid.boards().map_err(value_error)?;
+    let boards = grid
+        .boards(Variant::Misere, Topology::Flat)
+        .map_err(value_error)?;
     let effort = table1::Effort {
         table: mib(table_mb)?,
         depth: parse_depth(depth)?,
@@ -101,7 +104,7 @@ pub fn size_rows<'py>(
         table: mib(table_mb)?,
         time: Duration::from_secs_f64(seconds),
     };
-    let solved: Vec<sizes::Solved> = py.detach(|| {
+    let solved: Vec<Solved<sizes::Row, sizes::Attempt>> = py.detach(|| {
         boards
             .par_iter()
             .map(|&board| sizes::solve_board(board, effort))
@@ -110,8 +113,9 @@ pub fn size_rows<'py>(
     let mut rows = Vec::with_capacity(solved.len());
     for one in &solved {
         let (record, open) = match one {
-            sizes::Solved::Row(row) => (crate::records::to_python(py, row.as_ref())?, false),
-            sizes::Solved::Open(attempt) => (crate::records::to_python(py, attempt)?, true),
+            Solved::Row(row) => (crate::records::to_python(py, row)?, false),
+            Solved::Open(attempt) => (crate::records::to_python(py, attempt)?, true),
+            Solved::GivenUp => continue,
         };
         record.set_item("open", open)?;
         rows.push(record);

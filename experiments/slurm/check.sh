@@ -93,7 +93,7 @@ SlurmdPort=$((port + 1))
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SchedulerType=sched/backfill
-SchedulerParameters=kill_invalid_depend
+DependencyParameters=kill_invalid_depend
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 ReturnToService=2
@@ -140,6 +140,11 @@ run_family() {
         --dependency="afterok:$array" --mem=1G --wrap "$merge") ||
         fail "sbatch refused the merge of $name"
     while [ -n "$(squeue -h -j "$array,$merge_id" 2>/dev/null)" ]; do
+        # A failed task leaves the merge waiting forever where the cluster does not cancel it.
+        if squeue -h -j "$merge_id" -o %r 2>/dev/null | grep -q DependencyNeverSatisfied; then
+            scancel "$merge_id"
+            fail "$name: a task of the array failed, see $tmp/log/$name-*.out"
+        fi
         sleep 2
         waited=$((waited + 2))
         [ "$waited" -lt "$timeout" ] || fail "$name still queued or running after $timeout s"

@@ -18,7 +18,8 @@ use super::options::{OpeningsArgs, RulesArgs};
 /// remoteness, nodes, seconds. A rerun skips the positions the CSV already answers, so an
 /// interrupted run resumes; `--shard I/N` takes every N-th position from the I-th, so that
 /// several processes (or machines) share the work. `connectk merge` (or `connectk quarto
-/// merge`) then gives the value of the empty board. Writes run.json beside the CSV.
+/// merge`) then gives the value of the empty board. Writes run.json beside the CSV (a shard
+/// leaves it to the merge).
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -101,7 +102,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         solving.settled,
         solving.unsettled
     );
-    crate::cli::record_run(&crate::cli::sweep::folder_of(&args.csv), start)?;
+    // The tasks of a job array share the CSV's folder: run.json there belongs to the whole
+    // run, so a shard leaves it to the merge.
+    if args.shard.count == 1 {
+        crate::cli::record_run(&crate::cli::sweep::folder_of(&args.csv), start)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

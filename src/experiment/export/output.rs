@@ -46,10 +46,12 @@ pub(crate) fn destination(path: &Path) -> Result<Destination, ExportError> {
     }
 }
 
-/// The temporary name a file is written under before it is renamed to `path`.
+/// The temporary name a file is written under before it is renamed to `path`. It carries the
+/// process id, so that processes writing the same file at once (the tasks of a job array in
+/// one folder) never take each other's temporary away: the last rename wins, whole.
 fn temporary(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
+    name.push(format!(".{}.tmp", std::process::id()));
     path.with_file_name(name)
 }
 

@@ -48,3 +48,38 @@ pub use solver::{
     Budget, DEFAULT_ONE_ROW, DEFAULT_TABLE, Depth, Keeping, Method, Mib, MibError, MoveValue,
     Solution, Solver, Value, rank,
 };
+
+/// The names most programs start from, in one import (`use connectk::prelude::*;`): rules and
+/// positions in the command line's notation, the solver and its values, the paper's strategies,
+/// and the arena where players meet.
+///
+/// ```
+/// use connectk::prelude::*;
+/// // Take-even (P2) against the hard bot on misère Connect Four: it never loses (Theorem 1).
+/// let rules = Rules::new(4, 7, 6, Variant::Misere).unwrap();
+/// let perfect = PerfectSettings::default(); // used only when a player is `perfect`
+/// let matchup = Matchup {
+///     rules,
+///     p1: PlayerName::Bot(Level::Hard),
+///     p2: PlayerName::Strategy(StrategyName::TakeEven),
+///     perfect: &perfect,
+/// };
+/// let records = play_match(matchup, 4, 1, || {}).unwrap();
+/// assert_eq!(MatchCounts::of(&records).p1_wins, 0);
+/// ```
+pub mod prelude {
+    pub use crate::arena::{
+        GameRecord, Level, MatchCounts, Matchup, PerfectSettings, PlayerName, play_match,
+    };
+    pub use crate::strategy::StrategyName;
+    pub use crate::verify::{Claim, Verdict, verify};
+    pub use crate::{
+        Depth, GameResult, Mib, Player, Position, Rules, Solver, Topology, Value, Variant,
+        notation,
+    };
+}
+
+/// The Rust examples of README.md, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;

@@ -74,8 +74,7 @@ pub mod prelude {
     pub use crate::strategy::StrategyName;
     pub use crate::verify::{Claim, Verdict, verify};
     pub use crate::{
-        Depth, GameResult, Mib, Player, Position, Rules, Solver, Topology, Value, Variant,
-        notation,
+        Depth, GameResult, Mib, Player, Position, Rules, Solver, Topology, Value, Variant, notation,
     };
 }
 

@@ -10,6 +10,8 @@ use connectk::experiment::shard::Shard;
 use connectk::experiment::sweep::{Grid, Solved};
 use connectk::{DEFAULT_TABLE, Mib};
 
+/// Solve every cylinder board of a grid (the paper's annulus) under both rule sets.
+///
 /// Solve every cylinder board of a grid (the paper's annulus: column w next to column 1)
 /// under both rule sets, outcome and remoteness where the exact solve finishes within
 /// --strong-nodes, the outcome alone (marked weak) where only that finishes. Writes

@@ -11,6 +11,8 @@ use connectk::experiment::export::csv::RowWriter;
 use super::board::BoardArgs;
 use super::options::PerfectArgs;
 
+/// Play games between two players and report wins, draws and losses.
+///
 /// Play N games between two players in parallel and report wins, draws and losses with 95%
 /// Wilson intervals and game lengths. Players: the bots (random, easy, medium, hard, perfect)
 /// and the paper's strategies where they apply. Game i is seeded from --seed and i, so results

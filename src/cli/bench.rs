@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use connectk::experiment::bench::{self, BenchError, Settings};
 use connectk::{DEFAULT_TABLE, Mib};
 
+/// Solve the fixed benchmark sets and report nodes and time.
+///
 /// Solve the fixed benchmark sets (benches/data/*.csv: one position per row with its known
 /// value), check every value, and print the mean time and nodes per position of each set and
 /// the total node count as a signature: a change to the search that alters the signature

@@ -12,6 +12,8 @@ use connectk::{Book, Mib, Player, notation};
 use super::board::BoardArgs;
 use super::solve::value_text;
 
+/// Build, inspect and check opening books.
+///
 /// Opening books: exact values of early positions, which `solve`, `arena`, `tournament` and
 /// `play` consult (see --book there).
 #[derive(clap::Args, Debug)]
@@ -45,6 +47,8 @@ enum Cover {
     Hints,
 }
 
+/// Build a book: solve its positions ply by ply.
+///
 /// Build a book: solve its positions ply by ply in parallel (a progress bar on stderr),
 /// append each to FILE's .rows.csv at once (a rerun resumes from it; delete it to start
 /// afresh), then write FILE. With --shard I/N, only the CSV of one task of a job array, which
@@ -85,6 +89,8 @@ struct BuildArgs {
     out: PathBuf,
 }
 
+/// Join book builds and book files of one board into one book.
+///
 /// Join the CSV files of book builds of one board, and book files, into one book: the shards
 /// of a build (`book build --shard`), builds of different positions (a player's tree and every
 /// position to a ply, say), or a new build's CSV and the book it extends. Where two hold the

@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use connectk::experiment::spec::{Running, Spec};
 
+/// Run an experiment described by a JSON spec.
+///
 /// Run the experiment described by a JSON spec: `{"name": ..., "description": ..., "runs":
 /// [["table1", "--max-cells", "24"], ...]}`; each run is a connectk argument list, run in
 /// order. The runs stop at the first that fails, with its exit status (0 when all succeed,

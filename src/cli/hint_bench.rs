@@ -11,6 +11,8 @@ use connectk::{Budget, Depth, Mib, Solver};
 use super::board::BoardArgs;
 use super::options::BookArgs;
 
+/// Time the hint (every move's value) on the positions of random games.
+///
 /// Time the hint of every position of random games: the value of every move, as `play`'s hint
 /// and the web page's analysis ask it, of one solver kept from position to position (as a game
 /// keeps it), searching on every core. Prints, per ply, the positions, the mean and slowest

@@ -15,6 +15,8 @@ use connectk::{DEFAULT_TABLE, Mib};
 
 use super::quarto::options::{OpeningsArgs, RulesArgs};
 
+/// Join the shard files of a job array into the outputs of one run.
+///
 /// Join the shard files of a job array into the outputs of one run, for any sweep: the header
 /// of the files names their kind (Table I, the annulus, the size tables, a Quarto split
 /// solve). Every row is checked (file, line and field of the first that is wrong); a board in

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use connectk::experiment::export::check_writable;
 use connectk::experiment::paper_checks;
 
+/// Check every claim of the paper listed in a claims file.
+///
 /// Check every claim of the paper listed in a claims file, on every board of its range:
 /// solver outcomes against Table I, and strategies against every opponent reply. Writes
 /// DIR/paper-checks.csv (one row per case, board and player), DIR/paper-checks.md and

@@ -6,6 +6,8 @@ use connectk::positions_by_ply;
 
 use super::board::BoardArgs;
 
+/// Count the positions reachable after each number of plies.
+///
 /// Count the distinct positions reachable after each number of plies (finished games are
 /// counted but not continued). For standard 7x6 these are OEIS A212693. Prints CSV: a header
 /// `ply,positions`, then one line per ply from 0 to N. Exit status: 0, or 2 for bad input.

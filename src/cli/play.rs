@@ -22,6 +22,8 @@ enum First {
     Bot,
 }
 
+/// Play a game against a bot or a strategy at the terminal.
+///
 /// Play a game against a bot, one line of input per turn: a column number (from 1), `hint`
 /// (the solver's value of every column, as far as it settles them within --hint-ms on every
 /// core) or `quit`. The board is redrawn after each move and a completed line is shown in

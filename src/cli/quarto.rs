@@ -12,6 +12,8 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 
+/// Quarto: play, solve, prove and check the game of sixteen pieces.
+///
 /// Quarto: a 4x4 board and 16 pieces with four two-valued attributes (light/dark, short/tall,
 /// round/square, solid/hollow). Each turn a player places the piece the opponent chose for it,
 /// then chooses the piece the opponent must place; a full row, column or diagonal whose pieces

@@ -11,6 +11,8 @@ use connectk::{Budget, Mib};
 use super::options::BooksArgs;
 use super::solve::parse_seconds;
 
+/// Serve the game page, the JSON API and game rooms.
+///
 /// Serve the game page and the JSON API: play any board under either rules against a friend
 /// at the same screen, any bot, a paper strategy or the solver; analyse positions; or open a
 /// room and send its link to a friend. Every resource a client can hold is bounded (the limits

@@ -6,6 +6,8 @@ use connectk::analysis::GameState;
 
 use super::board::BoardArgs;
 
+/// Print the board after a move string, and whose turn it is or how the game ended.
+///
 /// Print the board and whose turn it is (or how the game ended) after a move string. Exit
 /// status: 0, or 2 for bad input (such as an illegal move, named with its place in the string).
 #[derive(clap::Args, Debug)]

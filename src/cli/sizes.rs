@@ -9,6 +9,8 @@ use connectk::experiment::sizes::{Effort, SizeGrid, Sizes};
 use connectk::experiment::sweep::Solved;
 use connectk::{Mib, Variant};
 
+/// Solve the empty board of every size of a grid, under both rule sets.
+///
 /// Solve the empty board of every size of a grid exactly, under each rule set: the winner with
 /// perfect play and the ply on which the game ends, with a principal variation. Normal Connect
 /// Four (k = 4) is held against the published table (Tromp; Steininger), misère boards against

@@ -13,6 +13,8 @@ use connectk::{
 use super::board::BoardArgs;
 use super::options::BookArgs;
 
+/// Solve a position exactly: the winner, the ply the game ends on, the best moves.
+///
 /// Solve a position exactly: who wins with perfect play (P1 is the player who moved first), the
 /// remoteness (plies until the game ends when the winner hurries and the loser delays; for a
 /// draw, the empty cells left) and the best moves.

@@ -8,6 +8,8 @@ use connectk::experiment::sweep::{Grid, Solved};
 use connectk::experiment::table1::{Effort, Table1};
 use connectk::{DEFAULT_ONE_ROW, DEFAULT_TABLE, Depth, Mib};
 
+/// Reproduce Table I: solve a grid of misère boards and hold each against the paper.
+///
 /// Solve every misère board of a grid exactly and hold each outcome against Table I of Steele &
 /// Larremore. Writes DIR/table1.csv (one row per board, appended as boards finish, so a rerun
 /// of an unfinished run resumes; once every board of the grid is there, a rerun solves the

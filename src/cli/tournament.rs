@@ -12,6 +12,8 @@ use connectk::experiment::tournament;
 use super::board::BoardArgs;
 use super::options::PerfectArgs;
 
+/// Play a round robin between several players.
+///
 /// Play a round robin: every ordered pair of distinct players, so each pair meets with both
 /// colours, N games per pairing. A pairing where a strategy does not apply to its side (e.g.
 /// take-even as P1) is skipped and reported as n/a. Writes DIR/tournament.csv (one row per

@@ -8,6 +8,8 @@ use connectk::Mib;
 use connectk::experiment::export::csv::write_all;
 use connectk::experiment::uci_dataset::{self, Example, Row, RunInfo, Selection, Store};
 
+/// Check the solver against the UCI Connect-4 data set.
+///
 /// Weak-solve lines of the UCI Connect-4 data set (Tromp, 1995, kept by the UCI machine
 /// learning repository: every 8-ply position of 7x6 Connect Four with no line and no immediate
 /// win, with its normal-rules value for x, the first player) and check each against its label.

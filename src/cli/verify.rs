@@ -11,6 +11,8 @@ use connectk::{Player, notation};
 
 use super::board::BoardArgs;
 
+/// Check a strategy against every reply of an unrestricted opponent.
+///
 /// Play a strategy against every possible reply of an unrestricted opponent and check a claim
 /// about the result. Exit status: 0 when the claim holds, 1 when it is refuted (the shortest
 /// refuting line is printed), 2 for bad input.

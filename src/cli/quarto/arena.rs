@@ -9,6 +9,8 @@ use connectk::quarto::players::Kind;
 
 use super::options::RulesArgs;
 
+/// Play Quarto games between two players and report the results.
+///
 /// Play N games between two players in parallel and report wins, draws and losses with 95%
 /// Wilson intervals and game lengths. Players: random; careful (never loses at once when it
 /// can help it: normal rules, takes a line and never hands over a piece that completes one;

@@ -21,6 +21,8 @@ enum First {
     Bot,
 }
 
+/// Play Quarto against a bot at the terminal.
+///
 /// Play Quarto against a bot, one turn per line of input: the opening piece (`DTQH`), then
 /// `cell:piece` (place the piece you hold on the cell, hand over the piece, e.g. `b3:LSRF`),
 /// a bare cell for a last placement, or `quit`. The board is redrawn after each turn.

@@ -4,6 +4,8 @@ use std::process::ExitCode;
 
 use super::options::RulesArgs;
 
+/// Draw the position after a game record.
+///
 /// Draw the position after a game record: the board (pieces by code, a completed line in
 /// brackets), whose turn it is, the piece in hand and the pieces left.
 #[derive(clap::Args, Debug)]

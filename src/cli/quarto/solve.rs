@@ -9,6 +9,8 @@ use connectk::{Depth, Value};
 
 use super::options::RulesArgs;
 
+/// Solve a Quarto position: the winner and the turns to the end.
+///
 /// Solve a Quarto position: who wins with perfect play (P1 handed over the first piece) and
 /// the remoteness (turns until the game ends when the winner hurries and the loser delays; a
 /// drawn standard game from the empty board lasts 17 turns, the opening handover included).

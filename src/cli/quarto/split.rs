@@ -13,6 +13,8 @@ use connectk::quarto::value_text;
 
 use super::options::{OpeningsArgs, RulesArgs};
 
+/// Solve every position after the first turns, one CSV row each, in shards.
+///
 /// Solve every position after the first TURNS turns (one per class of symmetric positions)
 /// and append one CSV row per position as it finishes: index, key, record, outcome,
 /// remoteness, nodes, seconds. A rerun skips the positions the CSV already answers, so an
@@ -110,6 +112,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Prove the empty board's outcome by alpha-beta over the first turns.
+///
 /// Prove the outcome of the empty board by alpha-beta over the first TURNS turns, asking the
 /// solver only what the proof needs about the positions reached (does P1 win there, or at
 /// least draw?): one null-window search each, every answer appended to the CSV (key, record,

@@ -9,6 +9,8 @@ use connectk::experiment::sweep::{Run, Solved};
 use connectk::quarto::sweep::{self, Variations};
 use connectk::quarto::value_text;
 
+/// Solve the empty board of every small variation of Quarto.
+///
 /// Solve the empty board of every variation of the experiment exactly (2x2 and 3x3 boards
 /// with 1 to 4 attributes, squares, the beginners' criteria, 4x4 with fewer attributes or
 /// criteria, and with squares; both rules), appending one row per variation to

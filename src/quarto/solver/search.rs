@@ -167,6 +167,19 @@ impl Search {
         }))
     }
 
+    /// Counts a node of `give` and says whether the search must stop: past the node limit, at
+    /// the deadline, on the signal (both looked at every [`STOP_CHECK_NODES`] nodes), or already
+    /// aborted. A stopped search is marked aborted.
+    #[inline]
+    fn count_node_and_stop(&mut self) -> bool {
+        self.nodes += 1;
+        let stopped = self.nodes.is_multiple_of(STOP_CHECK_NODES) && self.stop.reached();
+        if self.nodes > self.limit || stopped || self.aborted {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
     /// The score of `board` with the side to move about to hand over a piece (it has just
     /// placed one without ending the game, or it is the opening; `threats` are the board's),
     /// within the window
@@ -179,10 +192,7 @@ impl Search {
         mut alpha: Score,
         mut beta: Score,
     ) -> Score {
-        self.nodes += 1;
-        let stopped = self.nodes.is_multiple_of(STOP_CHECK_NODES) && self.stop.reached();
-        if self.nodes > self.limit || stopped || self.aborted {
-            self.aborted = true;
+        if self.count_node_and_stop() {
             return 0;
         }
         let chosen = match self.candidates(board, threats) {

@@ -76,7 +76,7 @@ pub fn check_table_2_both(rules: Rules) -> Vec<Finding> {
     }
     [Player::P1, Player::P2]
         .into_iter()
-        .map(|mover| check_table_2(rules.width() as usize, mover))
+        .map(|mover| check_table_2(rules, mover))
         .collect()
 }
 
@@ -332,7 +332,8 @@ fn fill(cells: &mut Row, at: usize, found: &mut impl FnMut(&[Option<Player>])) {
 /// (discs placed so that no two equal ones touch, P1 having as many discs as P2 when P1 is to
 /// move and one more when P2 is): each play that does not lose at once is named by the
 /// templates, and the change of the tally it makes must be Table II's.
-fn check_table_2(width: usize, mover: Player) -> Finding {
+fn check_table_2(rules: Rules, mover: Player) -> Finding {
+    let width = rules.width() as usize;
     let mut counter = TallyCounter::new();
     let mut seen: HashMap<NamedPlay, u64> = HashMap::new();
     let mut positions = 0u64;
@@ -374,9 +375,8 @@ fn check_table_2(width: usize, mover: Player) -> Finding {
                 });
             if change != Some(play.table_2()) && first_wrong.is_none() {
                 first_wrong = Some(format!(
-                    "{} then {} ({}): tally change {}, Table II says {:?}",
-                    as_moves(&row),
-                    cell + 1,
+                    "{} (its last move {}): tally change {}, Table II says {:?}",
+                    line_to(rules, &row, cell),
                     play.name(),
                     change.map_or("not defined".into(), |c| format!("{c:?}")),
                     play.table_2()
@@ -416,22 +416,19 @@ fn rows(width: usize) -> Vec<Row> {
     out
 }
 
-/// A move string reaching `row` (P1's discs and P2's taken in turn, each from the left: on one
-/// row with k = 2 no order of them completes a line, since no two equal discs touch).
-fn as_moves(row: &[Option<Player>]) -> String {
+/// A move string reaching `row` on the board of `rules` and then taking `cell` (P1's discs and
+/// P2's taken in turn, each from the left: on one row with k = 2 no order of them completes a
+/// line, since no two equal discs touch).
+fn line_to(rules: Rules, row: &[Option<Player>], cell: usize) -> String {
     let of = |p: Player| (0..row.len()).filter(move |&c| row[c] == Some(p));
     let (p1, p2): (Vec<usize>, Vec<usize>) = (of(Player::P1).collect(), of(Player::P2).collect());
     let mut moves = Vec::new();
     for i in 0..p1.len().max(p2.len()) {
-        moves.extend(p1.get(i).map(|c| c + 1));
-        moves.extend(p2.get(i).map(|c| c + 1));
+        moves.extend(p1.get(i).map(|&c| Column::new(c as u32)));
+        moves.extend(p2.get(i).map(|&c| Column::new(c as u32)));
     }
-    let text: Vec<String> = moves.iter().map(usize::to_string).collect();
-    if row.len() <= 9 {
-        text.concat()
-    } else {
-        text.join(",")
-    }
+    moves.push(Column::new(cell as u32));
+    notation::format(rules, &moves)
 }
 
 #[cfg(test)]
@@ -486,6 +483,21 @@ mod tests {
         // A move that is not on the board is an unusable claim, not a pass.
         let off = check_all_moves(rules, &[claim(vec![7], "differ")], &mut solver);
         assert!(!off[0].holds && off[0].detail.contains("not legal"));
+    }
+
+    #[test]
+    fn a_tables_counterexample_is_a_line_that_replays_to_it() {
+        let rules = |w| Rules::new(2, w, 1, crate::engine::rules::Variant::Misere).unwrap();
+        let row = [Some(P1), None, Some(P2), None];
+        assert_eq!(line_to(rules(4), &row, 3), "134");
+        let (pos, _) = notation::parse(rules(4), "13").unwrap();
+        assert_eq!(
+            pos.cell(crate::engine::outcome::Cell { column: 2, row: 0 }),
+            Some(P2)
+        );
+        let mut wide = [None; 10];
+        wide[9] = Some(P1);
+        assert_eq!(line_to(rules(10), &wide, 0), "10,1");
     }
 
     #[test]

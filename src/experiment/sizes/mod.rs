@@ -10,6 +10,7 @@ mod published;
 mod report;
 mod row;
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -233,7 +234,8 @@ impl Sweep for Sizes {
         Ok(Vec::new())
     }
 
-    /// Writes `sizes.csv` (sorted), `sizes.md` and one outcome map per rule set and k.
+    /// Writes `sizes.csv` (sorted), `open.csv` (the attempts of boards still without a row),
+    /// `sizes.md` and one outcome map per rule set and k.
     fn publish(
         &self,
         dir: &Path,
@@ -243,7 +245,9 @@ impl Sweep for Sizes {
         command: &str,
     ) -> Result<String, ExportError> {
         rows.sort_by_key(|r| (r.rules.name(), r.k, r.width, r.height));
+        let open = still_open(open, &rows);
         write_all(&dir.join("sizes.csv"), &rows)?;
+        write_all(&dir.join("open.csv"), &open)?;
         let report = markdown(&rows, &open, command);
         report.document.write(&dir.join("sizes.md"))?;
         let mut maps: Vec<(Variant, u32)> = rows.iter().map(|r| (r.rules, r.k)).collect();
@@ -253,6 +257,17 @@ impl Sweep for Sizes {
         }
         Ok(report.summary)
     }
+}
+
+/// The attempts of boards that no row settles, in their order: an attempt that ran out of time
+/// is superseded once a later run (given longer, or resumed elsewhere) finishes its board, and
+/// listing it still would call a solved board open.
+fn still_open(attempts: Vec<Attempt>, rows: &[Row]) -> Vec<Attempt> {
+    let solved: HashSet<Board> = rows.iter().map(Row::board).collect();
+    attempts
+        .into_iter()
+        .filter(|attempt| !solved.contains(&attempt.board()))
+        .collect()
 }
 
 /// Draws the outcome map of the `rows` of `rules` and `k` into `dir`.
@@ -323,6 +338,35 @@ mod tests {
             assert!(end.is_over());
             assert_eq!(end.plies(), row.remoteness);
         }
+    }
+
+    /// A board that ran out of time in one run and was finished by a later one is no longer
+    /// open: `open.csv` and the report drop its attempt, and keep the one still unsettled.
+    #[test]
+    fn a_finished_board_leaves_the_open_list() {
+        let row = solve(Variant::Normal, 4, 4);
+        let attempt = |width| Attempt {
+            rules: Variant::Normal,
+            k: 4,
+            width,
+            height: 4,
+            seconds_each: 1.0,
+            outcome: None,
+            nodes: 10,
+        };
+        let dir = std::env::temp_dir().join(format!("connectk-sizes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let summary = Sizes::merge()
+            .publish(&dir, vec![row], vec![attempt(4), attempt(9)], &[], "test")
+            .unwrap();
+        let kept: Vec<Attempt> =
+            crate::experiment::export::csv::read_rows(&dir.join("open.csv")).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(kept, vec![attempt(9)]);
+        assert!(
+            summary.contains("1 boards solved exactly, 1 open"),
+            "{summary}"
+        );
     }
 
     #[test]

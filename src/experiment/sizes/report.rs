@@ -28,11 +28,10 @@ fn tally(flags: impl Iterator<Item = Option<bool>>) -> (usize, usize) {
     })
 }
 
-/// The latest attempt of each board in `open` that has no row in `rows`.
-fn latest_open<'a>(rows: &[Row], open: &'a [Attempt]) -> BTreeMap<Board, &'a Attempt> {
-    let solved: BTreeSet<Board> = rows.iter().map(Row::board).collect();
+/// The latest attempt of each board in `open`.
+fn latest_open(open: &[Attempt]) -> BTreeMap<Board, &Attempt> {
     let mut latest: BTreeMap<Board, &Attempt> = BTreeMap::new();
-    for attempt in open.iter().filter(|a| !solved.contains(&a.board())) {
+    for attempt in open {
         let entry = latest.entry(attempt.board()).or_insert(attempt);
         if attempt.seconds_each >= entry.seconds_each {
             *entry = attempt;
@@ -150,10 +149,10 @@ fn open_boards(doc: &mut Document, latest: &BTreeMap<Board, &Attempt>) {
     );
 }
 
-/// Renders the finished `rows` and the `open` attempts (only the latest of each board that has
-/// no row), quoting `command`.
+/// Renders the finished `rows` and the `open` attempts, which are those of boards without a
+/// row (only the latest of each board is shown), quoting `command`.
 pub fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Report {
-    let latest = latest_open(rows, open);
+    let latest = latest_open(open);
     let summary = summary(rows, latest.len());
     let mut doc = Document::new("Who wins, and on which ply, by board size");
     doc.paragraph(&summary).paragraph(&format!(

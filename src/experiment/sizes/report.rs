@@ -125,28 +125,37 @@ fn misere_lengths(doc: &mut Document, rows: &[Row]) {
     );
 }
 
-/// The boards not settled in time, with how far their latest attempt got.
+/// The boards not settled in time, with how far their latest attempt got and what finishes
+/// them.
 fn open_boards(doc: &mut Document, latest: &BTreeMap<Board, &Attempt>) {
-    doc.heading("Open boards").table(
-        &[
-            "rules",
-            "k",
-            "board",
-            "seconds tried (exact, then outcome only)",
-            "outcome",
-            "nodes",
-        ],
-        latest.values().map(|a| {
-            vec![
-                a.rules.to_string(),
-                a.k.to_string(),
-                format!("{}x{}", a.width, a.height),
-                format!("{:.0}", a.seconds_each),
-                a.outcome.map_or("unknown", GameResult::label).to_string(),
-                a.nodes.to_string(),
-            ]
-        }),
-    );
+    doc.heading("Open boards")
+        .paragraph(
+            "A rerun of the same command with a longer `--time-limit` tries each of them again \
+             (one thread and one large table per board is what they need); on a cluster, \
+             `experiments/slurm/sizes-15-16.sbatch` with `SIZES_MIN_SUM` and `SIZES_MAX_SUM` \
+             set to the board's width + height runs them as a job array, and `connectk merge` \
+             joins its rows to these.",
+        )
+        .table(
+            &[
+                "rules",
+                "k",
+                "board",
+                "seconds tried (exact, then outcome only)",
+                "outcome",
+                "nodes",
+            ],
+            latest.values().map(|a| {
+                vec![
+                    a.rules.to_string(),
+                    a.k.to_string(),
+                    format!("{}x{}", a.width, a.height),
+                    format!("{:.0}", a.seconds_each),
+                    a.outcome.map_or("unknown", GameResult::label).to_string(),
+                    a.nodes.to_string(),
+                ]
+            }),
+        );
 }
 
 /// Renders the finished `rows` and the `open` attempts, which are those of boards without a

@@ -3,7 +3,7 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::{Depth, GameResult, Variant};
+use crate::{Depth, GameResult, UnknownRemoteness, Variant};
 
 use super::position::{Position, Turn};
 use super::solver::{Solver, TurnValue};
@@ -82,12 +82,13 @@ impl Player {
 }
 
 /// The turns of `values` whose value is the best for `me`, the side to move (see
-/// [`crate::Value::rank_for`]).
+/// [`crate::Value::rank_for`]; an unknown remoteness ranks as the quickest).
 pub fn best_turns(me: crate::Player, values: &[TurnValue]) -> Vec<Turn> {
-    let top = values.iter().map(|t| t.value.rank_for(me)).max();
+    let rank = |t: &TurnValue| t.value.rank_for(me, UnknownRemoteness::Quickest);
+    let top = values.iter().map(rank).max();
     values
         .iter()
-        .filter(|t| Some(t.value.rank_for(me)) == top)
+        .filter(|t| Some(rank(t)) == top)
         .map(|t| t.turn)
         .collect()
 }

@@ -16,10 +16,10 @@ use super::error::ApiError;
 use super::query::Params;
 use crate::arena::game_seed;
 use crate::quarto::players::{Kind, careful};
-use crate::quarto::values::{handovers, placements, rank};
+use crate::quarto::values::{handovers, placements};
 use crate::quarto::{Cell, Piece, Position, Reason, Rules, Solver, Turn, notation};
 use crate::solver::Budget;
-use crate::{Depth, GameResult, Value, Variant};
+use crate::{Depth, GameResult, UnknownRemoteness, Value, Variant};
 
 /// The parameters that name a Quarto game, as `connectk quarto` spells its options.
 pub const GAME: [&str; 6] = ["size", "attributes", "rules", "criteria", "square", "moves"];
@@ -302,7 +302,11 @@ fn values_of(
     let rules = pos.rules();
     let me = pos.to_move();
     let known: Option<Vec<Value>> = found.iter().map(|(_, v)| *v).collect();
-    let best = known.and_then(|values| values.into_iter().max_by_key(|v| rank(*v, me)));
+    let best = known.and_then(|values| {
+        values
+            .into_iter()
+            .max_by_key(|v| v.rank_for(me, UnknownRemoteness::Slowest))
+    });
     let mut answer = QuartoValues {
         state,
         place: place.map(|c| c.name(rules)),
@@ -463,7 +467,7 @@ fn pick<T: Copy + PartialEq>(
     rng: &mut ChaCha8Rng,
 ) -> T {
     // Unknown ranks above every loss and below every draw (a draw ranks 0).
-    let score = |v: &Option<Value>| v.map_or(-1, |v| rank(v, me));
+    let score = |v: &Option<Value>| v.map_or(-1, |v| v.rank_for(me, UnknownRemoteness::Slowest));
     let top = options.iter().map(|(_, v)| score(v)).max();
     let mut best: Vec<T> = options
         .iter()

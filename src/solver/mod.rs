@@ -30,7 +30,7 @@ pub use keeping::Keeping;
 pub use memory::{Mib, MibError};
 pub use others::reference;
 use others::strip::StripSolver;
-pub use score::{Score, Value};
+pub use score::{Score, UnknownRemoteness, Value};
 use search::Search;
 
 /// Default transposition table size for one solver.
@@ -653,7 +653,8 @@ impl Solver {
 
 /// Orders values from the point of view of the side to move in `pos`: higher is better.
 ///
-/// Wins rank above draws above losses; a quicker win and a slower loss rank higher.
+/// Wins rank above draws above losses; a quicker win and a slower loss rank higher; a value
+/// without remoteness ranks as the quickest of its kind.
 pub fn rank(pos: &Position, value: Value) -> i64 {
-    value.rank_for(pos.to_move())
+    value.rank_for(pos.to_move(), UnknownRemoteness::Quickest)
 }

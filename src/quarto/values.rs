@@ -11,7 +11,8 @@ use super::position::{Position, Turn};
 use super::solver::{Solver, Unfinished};
 
 /// The value of placing the piece in hand on each empty cell of `pos` (then handing over the
-/// best piece), each found within its share of `budget` (see [`in_rounds`]); `None` when not
+/// best piece), each found within its share of `budget` (in rounds that give the unknown ones more
+/// time each); `None` when not
 /// found in time, never a guess. Remoteness counts turns from `pos`.
 ///
 /// # Panics

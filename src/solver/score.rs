@@ -11,19 +11,19 @@ use crate::engine::rules::Variant;
 /// absolute ply `q` (the `q`-th disc ends it), the magnitude is `cells + 1 - q`, so a quicker
 /// win scores higher and a later loss scores higher (closer to zero). Because `q` counts from
 /// the start of the game, a score means the same wherever a position is reached.
-pub type Score = i32;
+pub(crate) type Score = i32;
 
 /// Score of a game that the side to move wins when ply `q` is played.
 ///
 /// For `q` past the last cell the result is zero or negative, which callers use as "no such win".
 #[inline]
-pub fn win_at(cells: u32, q: u32) -> Score {
+pub(crate) fn win_at(cells: u32, q: u32) -> Score {
     cells as Score + 1 - q as Score
 }
 
 /// Score of a game that the side to move loses when ply `q` is played.
 #[inline]
-pub fn loss_at(cells: u32, q: u32) -> Score {
+pub(crate) fn loss_at(cells: u32, q: u32) -> Score {
     -win_at(cells, q)
 }
 
@@ -36,14 +36,14 @@ pub fn loss_at(cells: u32, q: u32) -> Score {
 /// scores `win_at(cells, q)` all have one parity and the negative ones the other, and a null
 /// window between two scores of a parity asks the same question as one at either end.
 #[derive(Clone, Copy, Debug)]
-pub struct Achievable {
+pub(crate) struct Achievable {
     /// `empty` for normal rules, `empty - 1` for misère: positive scores have its parity.
     win_parity: Score,
 }
 
 impl Achievable {
     /// The achievable scores of a position with `empty` empty cells under `variant`.
-    pub fn new(empty: u32, variant: Variant) -> Achievable {
+    pub(crate) fn new(empty: u32, variant: Variant) -> Achievable {
         let empty = empty as Score;
         Achievable {
             win_parity: match variant {
@@ -54,7 +54,7 @@ impl Achievable {
     }
 
     /// Whether the position can have this score, if it lies within the empty cells' span.
-    pub fn contains(self, score: Score) -> bool {
+    pub(crate) fn contains(self, score: Score) -> bool {
         match score.signum() {
             0 => true,
             1 => (score - self.win_parity) % 2 == 0,
@@ -63,7 +63,7 @@ impl Achievable {
     }
 
     /// The smallest achievable score at least `score`.
-    pub fn at_least(self, score: Score) -> Score {
+    pub(crate) fn at_least(self, score: Score) -> Score {
         if self.contains(score) {
             score
         } else {
@@ -72,7 +72,7 @@ impl Achievable {
     }
 
     /// The largest achievable score at most `score`.
-    pub fn at_most(self, score: Score) -> Score {
+    pub(crate) fn at_most(self, score: Score) -> Score {
         if self.contains(score) {
             score
         } else {
@@ -146,7 +146,7 @@ impl Value {
     }
 
     /// The value from a weak (sign-only) score: the result without remoteness.
-    pub fn from_sign(score: Score, to_move: Player) -> Value {
+    pub(crate) fn from_sign(score: Score, to_move: Player) -> Value {
         Value {
             remoteness: None,
             ..Value::from_score(score.signum(), 1, 0, to_move)

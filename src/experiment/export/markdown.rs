@@ -21,14 +21,16 @@ pub struct Document {
 
 impl Document {
     /// A document with a level-one `title`.
-    pub fn new(title: &str) -> Document {
+    pub(crate) fn new(title: &str) -> Document {
         Document {
             text: format!("# {title}\n"),
         }
     }
 
     /// A document without a title: its first block starts it.
-    pub fn untitled() -> Document {
+    // Only Quarto's sweep report starts without a title.
+    #[cfg(feature = "quarto")]
+    pub(crate) fn untitled() -> Document {
         Document {
             text: String::new(),
         }
@@ -43,7 +45,7 @@ impl Document {
     }
 
     /// A level-two heading.
-    pub fn heading(&mut self, text: &str) -> &mut Document {
+    pub(crate) fn heading(&mut self, text: &str) -> &mut Document {
         let block = self.block();
         block.push_str("## ");
         block.push_str(text);
@@ -52,7 +54,7 @@ impl Document {
     }
 
     /// A paragraph (or any text block written as is, such as an image link).
-    pub fn paragraph(&mut self, text: &str) -> &mut Document {
+    pub(crate) fn paragraph(&mut self, text: &str) -> &mut Document {
         let block = self.block();
         block.push_str(text);
         block.push('\n');
@@ -60,7 +62,7 @@ impl Document {
     }
 
     /// A table with `header` and one line per row (cells written as given).
-    pub fn table(
+    pub(crate) fn table(
         &mut self,
         header: &[&str],
         rows: impl IntoIterator<Item = Vec<String>>,
@@ -75,7 +77,7 @@ impl Document {
     }
 
     /// A bulleted list.
-    pub fn bullets(&mut self, items: impl IntoIterator<Item = String>) -> &mut Document {
+    pub(crate) fn bullets(&mut self, items: impl IntoIterator<Item = String>) -> &mut Document {
         let block = self.block();
         for item in items {
             block.push_str(&format!("- {item}\n"));

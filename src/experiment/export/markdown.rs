@@ -5,15 +5,6 @@ use std::path::Path;
 use super::{ExportError, write_text};
 
 /// A Markdown document under construction. Blocks are separated by one blank line.
-///
-/// # Examples
-/// ```
-/// use connectk::experiment::export::markdown::Document;
-/// let mut doc = Document::new("Results");
-/// doc.paragraph("All agree.")
-///     .table(&["k", "boards"], [vec!["2".to_string(), "10".to_string()]]);
-/// assert_eq!(doc.text(), "# Results\n\nAll agree.\n\n| k | boards |\n|---|---|\n| 2 | 10 |\n");
-/// ```
 #[derive(Clone, Debug)]
 pub struct Document {
     text: String,
@@ -112,6 +103,17 @@ pub struct Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_follows_a_paragraph_after_one_blank_line() {
+        let mut doc = Document::new("Results");
+        doc.paragraph("All agree.")
+            .table(&["k", "boards"], [vec!["2".to_string(), "10".to_string()]]);
+        assert_eq!(
+            doc.text(),
+            "# Results\n\nAll agree.\n\n| k | boards |\n|---|---|\n| 2 | 10 |\n"
+        );
+    }
 
     #[test]
     fn blocks_are_separated_by_one_blank_line() {

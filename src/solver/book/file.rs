@@ -301,7 +301,7 @@ impl Book {
     ///
     /// # Errors
     /// As [`Book::read`].
-    pub(crate) fn from_bytes(bytes: &[u8], path: impl AsRef<Path>) -> Result<Book, BookError> {
+    pub fn from_bytes(bytes: &[u8], path: impl AsRef<Path>) -> Result<Book, BookError> {
         let path = path.as_ref();
         let header = Header::read(bytes, path)?;
         if header.file_bytes() != bytes.len() as u64 {

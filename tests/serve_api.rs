@@ -1,7 +1,7 @@
 //! `connectk serve` over real HTTP and WebSocket: a server on a free port of 127.0.0.1, talked
 //! to as a browser would. Answers are checked against the library and against plain minimax.
 
-mod support;
+use crate::support;
 
 use std::collections::HashMap;
 use std::sync::Arc;

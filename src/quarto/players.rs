@@ -35,9 +35,9 @@ impl Kind {
         }
     }
 
-    /// A player of this kind drawing its random choices from `rng`.
-    pub fn player(self, rng: ChaCha8Rng) -> Player {
-        Player {
+    /// A bot of this kind drawing its random choices from `rng`.
+    pub fn bot(self, rng: ChaCha8Rng) -> Bot {
+        Bot {
             kind: self,
             rng,
             solver: None,
@@ -45,14 +45,15 @@ impl Kind {
     }
 }
 
-/// A player: picks a turn in a position that goes on.
-pub struct Player {
+/// A player of one of the kinds, named apart from [`crate::Player`] (who moves): picks a turn in
+/// a position that goes on.
+pub struct Bot {
     kind: Kind,
     rng: ChaCha8Rng,
     solver: Option<Solver>,
 }
 
-impl Player {
+impl Bot {
     /// The kind of player.
     pub fn kind(&self) -> Kind {
         self.kind

@@ -369,7 +369,7 @@ pub(crate) async fn bot_move(
                 .await?
         }
         _ => {
-            let mut player = kind.player(ChaCha8Rng::seed_from_u64(seed));
+            let mut player = kind.bot(ChaCha8Rng::seed_from_u64(seed));
             let turn = player
                 .choose(&position)
                 .ok_or_else(|| ApiError::Internal("no legal turn in a game that goes on".into()))?;

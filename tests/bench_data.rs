@@ -162,10 +162,10 @@ fn check_set(path: &Path, failures: &mut Vec<String>) -> usize {
 /// remoteness is given (a strong solve), else the outcome (a weak solve). All wrong rows are
 /// listed before the test fails.
 ///
-/// Each set's time is printed (`cargo test --release --test bench_data -- --nocapture`): 9 to
-/// 12 s in all in release on our 2-core VM, about 3 s each for misere-7x6-early,
-/// misere-odd-heights and normal-7x6-early and under 0.5 s for each other set, so every set
-/// runs by default.
+/// Each set's time is printed (`cargo test --release --test library bench_data --
+/// --nocapture`): 9 to 12 s in all in release on our 2-core VM, about 3 s each for
+/// misere-7x6-early, misere-odd-heights and normal-7x6-early and under 0.5 s for each other
+/// set, so every set runs by default.
 #[test]
 fn every_benchmark_row_has_its_known_value() {
     let files = sets();

@@ -2,7 +2,7 @@
 //! book against solves without, and the `book` subcommand end to end (resume, shards, damaged
 //! and mismatched files).
 
-mod support;
+use crate::support;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! The solver against an independent plain-grid minimax (`support::brute`) on every small board.
 
-mod support;
+use crate::support;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};

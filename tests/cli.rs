@@ -1,7 +1,7 @@
 //! End-to-end checks of the `connectk` binary: bad input exits with status 2 and one line on
 //! stderr; good input prints the documented output.
 
-mod support;
+use crate::support;
 
 use support::binary::connectk;
 

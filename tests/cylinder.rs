@@ -2,7 +2,7 @@
 //! (`support::brute`, lines walked cell by cell with the column taken modulo the width), and
 //! the invariants of the topology: line detection, symmetry, and a flat search left as it was.
 
-mod support;
+use crate::support;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! never plays a move that changes the game-theoretic value, whatever its time budget, and
 //! without a budget every move is the fastest win or the slowest loss.
 
-mod support;
+use crate::support;
 
 use std::collections::HashMap;
 use std::time::Duration;

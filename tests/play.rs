@@ -1,7 +1,7 @@
 //! `connectk play` end to end through piped input: a scripted game, refused input, hints, the
 //! end of input and a bot that cannot play its side.
 
-mod support;
+use crate::support;
 
 use std::process::Output;
 

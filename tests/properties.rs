@@ -1,7 +1,7 @@
 //! Invariants of the engine and the solver, checked on random positions, and the typed errors
 //! of move strings.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 

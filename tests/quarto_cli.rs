@@ -1,6 +1,6 @@
 //! End-to-end checks of `connectk quarto`: output, exit codes and one-line errors.
 
-mod support;
+use crate::support;
 
 use std::process::Output;
 

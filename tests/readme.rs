@@ -4,8 +4,8 @@
 //! any number of lines. A block right after the comment `<!-- readme-test: skip (REASON) -->`
 //! is not run (a session that takes minutes, say).
 //!
-//! `CONNECTK_UPDATE_README=1 cargo test --release --test readme` writes the actual output into
-//! the documents instead, for the examples without `[...]`.
+//! `CONNECTK_UPDATE_README=1 cargo test --release --test cli readme` writes the actual output
+//! into the documents instead, for the examples without `[...]`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! The main solver against the independent reference solver (`connectk::reference`, its own
 //! bitboard, line detection, search and table) on random positions of standard Connect Four.
 
-mod support;
+use crate::support;
 
 use connectk::reference::ReferenceSolver;
 use connectk::{Mib, Rules, Solver, Variant};

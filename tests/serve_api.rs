@@ -1,7 +1,7 @@
 //! `connectk serve` over real HTTP and WebSocket: a server on a free port of 127.0.0.1, talked
 //! to as a browser would. Answers are checked against the library and against plain minimax.
 
-mod support;
+use crate::support;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,7 +10,7 @@ use std::time::Duration;
 use connectk::analysis::{GameState, SolveRecord};
 use connectk::serve::{Config, Limits, Server};
 use connectk::strategy::table1::{deciders, predict};
-use connectk::{Book, Budget, Depth, Mib, Rules, Solver, Variant, notation};
+use connectk::{Book, Budget, Depth, Mib, Rules, Solver, UnknownRemoteness, Variant, notation};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use support::brute::Grid;
@@ -794,13 +794,11 @@ async fn quarto_values_are_the_librarys() {
             .filter(|t| t.turn.place.map(|c| c.name(&rules)).as_deref() == Some(cell))
             .map(|t| t.value)
             .max_by_key(|v| {
-                quarto::values::rank(
-                    connectk::Value {
-                        remoteness: v.remoteness.map(|r| r + 1),
-                        ..*v
-                    },
-                    me,
-                )
+                let after = connectk::Value {
+                    remoteness: v.remoteness.map(|r| r + 1),
+                    ..*v
+                };
+                after.rank_for(me, UnknownRemoteness::Slowest)
             })
             .map(label)
             .unwrap()
@@ -879,7 +877,7 @@ async fn quarto_players_and_bad_input() {
     let analysis = connectk::quarto::Solver::new(rules, 1 << 22)
         .analyze(&pos, Depth::Strong)
         .unwrap();
-    let rank = |v: connectk::Value| connectk::quarto::values::rank(v, pos.to_move());
+    let rank = |v: connectk::Value| v.rank_for(pos.to_move(), UnknownRemoteness::Slowest);
     let best = analysis.turns.iter().map(|t| rank(t.value)).max().unwrap();
     for seed in ["1", "2", "3"] {
         let query = [

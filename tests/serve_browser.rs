@@ -2,7 +2,7 @@
 //! by clicks and keys against the server, on a desktop window and on phone widths. Without the
 //! browser the test says why and skips.
 //!
-//! `CONNECTK_SCREENSHOTS=docs/screenshots cargo test --release --test serve_browser` also
+//! `CONNECTK_SCREENSHOTS=docs/screenshots cargo test --release --test serve serve_browser` also
 //! writes the documentation's screenshots.
 
 mod browser;
@@ -966,7 +966,7 @@ async fn history_filled(client: &Client) {
 /// settled value, on 7x6 under both rules at plies 0 to 21 against `perfect` (each side once),
 /// and on standard Quarto against `perfect`, on a server as `connectk serve` starts by default
 /// (the opening books of `books/`, 2 s per search). Minutes long, so run on request:
-/// `cargo test --release --test serve_browser -- --ignored --nocapture`.
+/// `cargo test --release --test serve serve_browser::timings -- --ignored --nocapture`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore]
 async fn timings() {

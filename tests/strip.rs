@@ -1,7 +1,7 @@
 //! The one-row solver (which `Solver` uses for outcome-only solves of one-row boards) against
 //! the main search alone, on one-row boards small enough for the main search to settle quickly.
 
-mod support;
+use crate::support;
 
 use connectk::{Depth, Method, Mib, Position, Rules, Solver, Variant};
 use proptest::prelude::*;

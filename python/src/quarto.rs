@@ -351,7 +351,7 @@ fn unfinished() -> PyQuartoSolution {
 /// "perfect" (the solver's best turns; small games only), its randomness from `seed`.
 #[pyclass(module = "connectk._core", name = "QuartoPlayer", frozen)]
 pub struct PyQuartoPlayer {
-    player: Mutex<quarto::players::Player>,
+    player: Mutex<quarto::players::Bot>,
 }
 
 #[pymethods]
@@ -369,7 +369,7 @@ impl PyQuartoPlayer {
                 ))
             })?;
         Ok(PyQuartoPlayer {
-            player: Mutex::new(kind.player(ChaCha8Rng::seed_from_u64(seed))),
+            player: Mutex::new(kind.bot(ChaCha8Rng::seed_from_u64(seed))),
         })
     }
 

@@ -59,7 +59,7 @@ impl ColumnValues {
 
     /// These values, each unknown one replaced by its value in `fallback` (a weaker solve of
     /// the same position, say).
-    pub fn or(mut self, fallback: &ColumnValues) -> ColumnValues {
+    pub(crate) fn or(mut self, fallback: &ColumnValues) -> ColumnValues {
         for ((_, value), (_, other)) in self.moves.iter_mut().zip(&fallback.moves) {
             *value = value.or(*other);
         }

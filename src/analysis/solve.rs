@@ -21,12 +21,12 @@ pub struct MoveRecord {
 
 impl MoveRecord {
     /// The record of one analysed move.
-    pub fn of(value: &MoveValue) -> MoveRecord {
+    pub(crate) fn of(value: &MoveValue) -> MoveRecord {
         MoveRecord::known(value.column, Some(value.value))
     }
 
     /// The record of the move `column`, whose value may be unknown.
-    pub fn known(column: Column, value: Option<Value>) -> MoveRecord {
+    pub(crate) fn known(column: Column, value: Option<Value>) -> MoveRecord {
         MoveRecord {
             column: column.number(),
             outcome: value.map(|v| v.result.label()),

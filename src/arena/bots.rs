@@ -31,7 +31,7 @@ pub struct Random {
 
 impl Random {
     /// A random player drawing from `rng`.
-    pub fn new(rng: ChaCha8Rng) -> Random {
+    pub(crate) fn new(rng: ChaCha8Rng) -> Random {
         Random { rng }
     }
 }
@@ -107,7 +107,7 @@ pub enum Level {
 
 impl Level {
     /// The level's name on the command line and in reports.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Level::Easy => "easy",
             Level::Medium => "medium",
@@ -124,7 +124,7 @@ pub struct RuleBot {
 
 impl RuleBot {
     /// A bot of `level` drawing from `rng`.
-    pub fn new(level: Level, rng: ChaCha8Rng) -> RuleBot {
+    pub(crate) fn new(level: Level, rng: ChaCha8Rng) -> RuleBot {
         RuleBot { level, rng }
     }
 

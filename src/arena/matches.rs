@@ -323,7 +323,7 @@ impl MatchCounts {
     }
 
     /// Counts one more game, of any game the arena plays: its result and its length.
-    pub fn count(&mut self, result: GameResult, length: u32) {
+    pub(crate) fn count(&mut self, result: GameResult, length: u32) {
         match result {
             GameResult::Win(Player::P1) => self.p1_wins += 1,
             GameResult::Win(Player::P2) => self.p2_wins += 1,

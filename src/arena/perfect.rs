@@ -69,11 +69,6 @@ impl PerfectSettings {
         }
     }
 
-    /// The time budget of one move, if any.
-    pub fn move_time(&self) -> Option<Duration> {
-        self.move_time
-    }
-
     /// The opening book of the solvers, if any.
     pub fn book(&self) -> Option<Arc<Book>> {
         self.pool.book.clone()
@@ -108,7 +103,7 @@ pub struct Perfect {
 
 impl Perfect {
     /// A perfect player breaking ties with `rng`, with a solver from `settings`' pool.
-    pub fn new(rng: ChaCha8Rng, settings: &PerfectSettings) -> Perfect {
+    pub(crate) fn new(rng: ChaCha8Rng, settings: &PerfectSettings) -> Perfect {
         Perfect {
             rng,
             solver: Some(settings.pool.take()),

@@ -122,14 +122,14 @@ pub struct Symmetry {
 
 impl Symmetry {
     /// The symmetry that changes nothing.
-    pub const IDENTITY: Symmetry = Symmetry {
+    pub(crate) const IDENTITY: Symmetry = Symmetry {
         mirrored: false,
         turn: 0,
     };
 
     /// Where the symmetry takes column `column` of a board `width` wide.
     #[inline]
-    pub fn apply(self, column: u32, width: u32) -> u32 {
+    pub(crate) fn apply(self, column: u32, width: u32) -> u32 {
         let column = if self.mirrored {
             width - 1 - column
         } else {
@@ -145,7 +145,7 @@ impl Symmetry {
 
     /// The column that the symmetry takes to `column`, on a board `width` wide.
     #[inline]
-    pub fn undo(self, column: u32, width: u32) -> u32 {
+    pub(crate) fn undo(self, column: u32, width: u32) -> u32 {
         let column = if column >= self.turn {
             column - self.turn
         } else {
@@ -161,7 +161,7 @@ impl Symmetry {
 
 /// Precomputed masks and line directions for one set of rules and one bit type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Layout<B: Bits> {
+pub(crate) struct Layout<B: Bits> {
     rules: Rules,
     /// One bit at the bottom of each column.
     bottom: B,
@@ -182,7 +182,7 @@ pub struct Layout<B: Bits> {
 
 impl<B: Bits> Layout<B> {
     /// The layout of `rules` in bit type `B`, or `None` if the board needs more bits than `B` has.
-    pub fn new(rules: Rules) -> Option<Layout<B>> {
+    pub(crate) fn new(rules: Rules) -> Option<Layout<B>> {
         if rules.board_bits() > B::BITS {
             return None;
         }
@@ -259,39 +259,39 @@ impl<B: Bits> Layout<B> {
 
     /// The rules this layout was built for.
     #[inline]
-    pub fn rules(&self) -> Rules {
+    pub(crate) fn rules(&self) -> Rules {
         self.rules
     }
 
     /// Bits per column including the spare bit.
     #[inline]
-    pub fn stride(&self) -> u32 {
+    pub(crate) fn stride(&self) -> u32 {
         self.rules.height() + 1
     }
 
     /// One bit at the bottom of each column.
     #[inline]
-    pub fn bottom(&self) -> B {
+    pub(crate) fn bottom(&self) -> B {
         self.bottom
     }
 
     /// Every cell of the board.
     #[inline]
-    pub fn full(&self) -> B {
+    pub(crate) fn full(&self) -> B {
         self.full
     }
 
     /// Cells on rows 1, 3, 5, ... counted from 1 at the bottom: the rows the first player
     /// fills when every column is filled in pairs.
     #[inline]
-    pub fn odd_rows(&self) -> B {
+    pub(crate) fn odd_rows(&self) -> B {
         self.odd_rows
     }
 
     /// Every cell on the lowest `rows` rows (at most the height). In each column that is the
     /// column's bottom bit shifted up `rows` less one, which never borrows from its neighbour.
     #[inline]
-    pub fn lowest_rows(&self, rows: u32) -> B {
+    pub(crate) fn lowest_rows(&self, rows: u32) -> B {
         debug_assert!(rows <= self.rules.height());
         (self.bottom << rows) - self.bottom
     }
@@ -303,7 +303,7 @@ impl<B: Bits> Layout<B> {
     /// spare bit unless `x` is 0), so no subtraction borrows from the next column; `x | -x`
     /// sets every bit from the lowest bit of `x` up.
     #[inline]
-    pub fn at_or_above(&self, cells: B) -> B {
+    pub(crate) fn at_or_above(&self, cells: B) -> B {
         let cells = cells & self.full;
         let spare = self.bottom << self.rules.height();
         ((spare - cells) | cells) & self.full
@@ -313,7 +313,7 @@ impl<B: Bits> Layout<B> {
     /// only). Each column's top bit shifted up one, less its bottom bit, is the column: the
     /// subtractions never borrow from a neighbouring column.
     #[inline]
-    pub fn columns_of_tops(&self, tops: B) -> B {
+    pub(crate) fn columns_of_tops(&self, tops: B) -> B {
         ((tops << 1) - (tops >> (self.rules.height() - 1))) & self.full
     }
 
@@ -324,7 +324,7 @@ impl<B: Bits> Layout<B> {
     /// so adding the lowest empty cells on rows 0, 2, 4, ... to the empty cells leaves on the
     /// board exactly the empty cells of the other columns.
     #[inline]
-    pub fn lowest_parity_cells(&self, mask: B) -> B {
+    pub(crate) fn lowest_parity_cells(&self, mask: B) -> B {
         let empty = self.full & !mask;
         let even_starts = self.playable(mask) & self.odd_rows;
         let odd_start_columns = (empty + even_starts) & self.full;
@@ -333,37 +333,37 @@ impl<B: Bits> Layout<B> {
 
     /// Every cell of column `c` (0-based).
     #[inline]
-    pub fn column_mask(&self, c: u32) -> B {
+    pub(crate) fn column_mask(&self, c: u32) -> B {
         ((B::ONE << self.rules.height()) - B::ONE) << (c * self.stride())
     }
 
     /// The bottom cell of column `c`.
     #[inline]
-    pub fn bottom_cell(&self, c: u32) -> B {
+    pub(crate) fn bottom_cell(&self, c: u32) -> B {
         B::ONE << (c * self.stride())
     }
 
     /// The top cell of column `c`.
     #[inline]
-    pub fn top_cell(&self, c: u32) -> B {
+    pub(crate) fn top_cell(&self, c: u32) -> B {
         B::ONE << (c * self.stride() + self.rules.height() - 1)
     }
 
     /// The cells where the next disc of each column would land, given occupied cells `mask`.
     #[inline]
-    pub fn playable(&self, mask: B) -> B {
+    pub(crate) fn playable(&self, mask: B) -> B {
         (mask + self.bottom) & self.full
     }
 
     /// The bit of a cell.
     #[inline]
-    pub fn cell_bit(&self, cell: Cell) -> B {
+    pub(crate) fn cell_bit(&self, cell: Cell) -> B {
         B::ONE << (cell.column * self.stride() + cell.row)
     }
 
     /// The cell of a single-bit set.
     #[inline]
-    pub fn bit_cell(&self, bit: B) -> Cell {
+    pub(crate) fn bit_cell(&self, bit: B) -> Cell {
         let index = bit.trailing_zeros();
         Cell {
             column: index / self.stride(),
@@ -419,7 +419,7 @@ impl<B: Bits> Layout<B> {
 
     /// Whether `stones` contain a line of k or more in any direction.
     #[inline]
-    pub fn has_line(&self, stones: B) -> bool {
+    pub(crate) fn has_line(&self, stones: B) -> bool {
         with_lines!(self, |k, shifts| flat: Self::has_line_of(stones, k, shifts), ring: self.ring_has_line_of(stones, k, shifts))
     }
 
@@ -441,7 +441,7 @@ impl<B: Bits> Layout<B> {
     /// With `cells` = a player's discs plus the empty cells, these are the cells where that
     /// player can still take part in a line.
     #[inline]
-    pub fn window_cells(&self, cells: B) -> B {
+    pub(crate) fn window_cells(&self, cells: B) -> B {
         with_lines!(self, |k, shifts| flat: self.window_cells_of(cells, k, shifts), ring: self.ring_window_cells_of(cells, k, shifts))
     }
 
@@ -476,7 +476,7 @@ impl<B: Bits> Layout<B> {
     ///
     /// Occupied cells are included when they qualify; callers mask with the empty cells they care about.
     #[inline]
-    pub fn completing_cells(&self, stones: B) -> B {
+    pub(crate) fn completing_cells(&self, stones: B) -> B {
         with_lines!(self, |k, shifts| flat: self.completing_cells_of(stones, k, shifts), ring: self.ring_completing_cells_of(stones, k, shifts))
     }
 
@@ -539,7 +539,7 @@ impl<B: Bits> Layout<B> {
     ///
     /// On a cylinder a line that wraps is reported as it lies: its cells in the last columns
     /// and in the first ones.
-    pub fn line_cells_through(&self, stones: B, cell: B) -> B {
+    pub(crate) fn line_cells_through(&self, stones: B, cell: B) -> B {
         let k = self.rules.k();
         let ring = self.rules.is_cylinder();
         let stones = stones & self.full;
@@ -572,7 +572,7 @@ impl<B: Bits> Layout<B> {
 
     /// The left-right mirror image of a set of cells.
     #[inline]
-    pub fn mirror(&self, bits: B) -> B {
+    pub(crate) fn mirror(&self, bits: B) -> B {
         // The standard board and the standard width get their own unrolled copies of the loop.
         match self.symmetries {
             Symmetries::Standard => mirror_7x6(bits),
@@ -597,7 +597,7 @@ impl<B: Bits> Layout<B> {
     /// those turned around a cylinder. The key must move with whole columns (each column's
     /// part computed from that column alone), as a position's key does.
     #[inline]
-    pub fn canonical(&self, key: B) -> (B, Symmetry) {
+    pub(crate) fn canonical(&self, key: B) -> (B, Symmetry) {
         match self.symmetries {
             Symmetries::Standard | Symmetries::FlatWidth7 | Symmetries::Flat => {
                 smaller_image(key, self.mirror(key))

@@ -31,7 +31,7 @@ pub enum NotationError {
 ///
 /// # Errors
 /// [`NotationError::BadCharacter`] for anything but digits (and commas between numbers).
-pub fn parse_numbers(moves: &str) -> Result<Vec<u32>, NotationError> {
+pub(crate) fn parse_numbers(moves: &str) -> Result<Vec<u32>, NotationError> {
     let moves = moves.trim();
     if moves.is_empty() {
         return Ok(Vec::new());
@@ -96,7 +96,10 @@ pub fn parse(rules: Rules, moves: &str) -> Result<(Position, Vec<Column>), Notat
 ///
 /// # Errors
 /// As [`parse`].
-pub fn play_all(start: Position, moves: &str) -> Result<(Position, Vec<Column>), NotationError> {
+pub(crate) fn play_all(
+    start: Position,
+    moves: &str,
+) -> Result<(Position, Vec<Column>), NotationError> {
     let mut pos = start;
     let mut columns = Vec::new();
     for (i, number) in parse_numbers(moves)?.into_iter().enumerate() {

@@ -114,7 +114,7 @@ impl Position<u128> {
 
 impl<B: Bits> Position<B> {
     /// The empty board of a layout.
-    pub fn empty(layout: Layout<B>) -> Position<B> {
+    pub(crate) fn empty(layout: Layout<B>) -> Position<B> {
         Position {
             layout,
             current: B::ZERO,
@@ -125,7 +125,7 @@ impl<B: Bits> Position<B> {
     }
 
     /// The same position in another bit type, or `None` if the board does not fit in it.
-    pub fn convert<C: Bits>(&self) -> Option<Position<C>> {
+    pub(crate) fn convert<C: Bits>(&self) -> Option<Position<C>> {
         let layout = Layout::<C>::new(self.rules())?;
         Some(Position {
             layout,
@@ -144,7 +144,7 @@ impl<B: Bits> Position<B> {
 
     /// The board geometry.
     #[inline]
-    pub fn layout(&self) -> &Layout<B> {
+    pub(crate) fn layout(&self) -> &Layout<B> {
         &self.layout
     }
 
@@ -156,7 +156,7 @@ impl<B: Bits> Position<B> {
 
     /// Number of empty cells.
     #[inline]
-    pub fn empty_cells(&self) -> u32 {
+    pub(crate) fn empty_cells(&self) -> u32 {
         self.rules().cells() - self.plies
     }
 
@@ -180,12 +180,12 @@ impl<B: Bits> Position<B> {
 
     /// Discs of the side that just moved.
     #[inline]
-    pub fn opponent(&self) -> B {
+    pub(crate) fn opponent(&self) -> B {
         self.current ^ self.mask
     }
 
     /// Discs of `player`.
-    pub fn stones(&self, player: Player) -> B {
+    pub(crate) fn stones(&self, player: Player) -> B {
         if player == self.to_move() {
             self.current
         } else {
@@ -212,7 +212,7 @@ impl<B: Bits> Position<B> {
 
     /// Cells where the next disc of each non-full column would land.
     #[inline]
-    pub fn playable(&self) -> B {
+    pub(crate) fn playable(&self) -> B {
         self.layout.playable(self.mask)
     }
 
@@ -223,7 +223,7 @@ impl<B: Bits> Position<B> {
     }
 
     /// Whether `column` exists and has room (regardless of whether the game is over).
-    pub fn has_room(&self, column: Column) -> bool {
+    pub(crate) fn has_room(&self, column: Column) -> bool {
         column.index() < self.rules().width()
             && (self.mask & self.layout.top_cell(column.index())).is_empty()
     }
@@ -241,7 +241,7 @@ impl<B: Bits> Position<B> {
 
     /// The single-bit set where a disc dropped in `column` lands; the column must have room.
     #[inline]
-    pub fn landing(&self, column: Column) -> B {
+    pub(crate) fn landing(&self, column: Column) -> B {
         self.playable() & self.layout.column_mask(column.index())
     }
 
@@ -338,7 +338,7 @@ impl<B: Bits> Position<B> {
     /// For search code that has already checked that the move is playable and does not end the
     /// game by a line; use [`Position::play`] everywhere else.
     #[inline]
-    pub fn play_bit(&mut self, bit: B) {
+    pub(crate) fn play_bit(&mut self, bit: B) {
         self.current = self.current ^ self.mask;
         self.mask |= bit;
         self.plies += 1;

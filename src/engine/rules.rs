@@ -73,7 +73,7 @@ pub enum Topology {
 
 impl Topology {
     /// Both topologies, flat first.
-    pub const ALL: [Topology; 2] = [Topology::Flat, Topology::Cylinder];
+    pub(crate) const ALL: [Topology; 2] = [Topology::Flat, Topology::Cylinder];
 
     /// The lowercase name used on the command line and in files.
     pub fn name(self) -> &'static str {
@@ -264,7 +264,7 @@ impl Rules {
     }
 
     /// Bits a bitboard of this board uses: one per cell plus one spare per column.
-    pub fn board_bits(self) -> u32 {
+    pub(crate) fn board_bits(self) -> u32 {
         self.width() * (self.height() + 1)
     }
 }

@@ -16,7 +16,7 @@ use crate::solver::{Mib, Solver, Value};
 
 /// One benchmark position with its known value.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BenchRow {
+pub(crate) struct BenchRow {
     /// `normal` or `misere`.
     pub rules: String,
     /// Line length.

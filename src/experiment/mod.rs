@@ -12,7 +12,7 @@ pub mod provenance;
 pub mod shard;
 pub mod sizes;
 pub mod spec;
-pub mod store;
+pub(crate) mod store;
 pub mod sweep;
 pub mod table1;
 pub mod tournament;

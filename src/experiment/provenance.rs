@@ -43,7 +43,7 @@ pub struct Machine {
 
 impl Machine {
     /// This machine.
-    pub fn this() -> Machine {
+    pub(crate) fn this() -> Machine {
         Machine {
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             memory_mib: memory_mib(),
@@ -85,7 +85,7 @@ impl Provenance {
 
 /// The sentence with which a report names how it was made: the command quoted, the version,
 /// and the file that records the rest.
-pub fn written_by(command: &str) -> String {
+pub(crate) fn written_by(command: &str) -> String {
     format!(
         "Written by `{command}` (connectk {}; when, on which machine and how long: `run.json`)",
         env!("CARGO_PKG_VERSION")

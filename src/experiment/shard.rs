@@ -16,7 +16,7 @@ pub struct Shard {
 impl Shard {
     /// The items of this shard: every `count`-th item of the fixed order, starting at `index`.
     /// Interleaving spreads the large items (boards, subtrees) evenly over the shards.
-    pub fn select<T: Clone>(&self, items: &[T]) -> Vec<T> {
+    pub(crate) fn select<T: Clone>(&self, items: &[T]) -> Vec<T> {
         items
             .iter()
             .enumerate()
@@ -26,7 +26,7 @@ impl Shard {
     }
 
     /// Whether item `index` (from 0) of the fixed order belongs to this shard.
-    pub fn owns(&self, index: usize) -> bool {
+    pub(crate) fn owns(&self, index: usize) -> bool {
         index % self.count as usize == self.index as usize - 1
     }
 }

@@ -32,7 +32,7 @@ pub struct Resume {
     pub kept: usize,
     /// Whether every key was done, so the run started over.
     pub restarted: bool,
-    /// A last line left cut short by an interrupted write, dropped (see [`Store::dropped`]).
+    /// A last line left cut short by an interrupted write, dropped (see [`Store::open_for`]).
     pub dropped: Option<String>,
 }
 
@@ -75,7 +75,7 @@ impl std::fmt::Display for Resume {
 }
 
 /// How a run resumes from its store (see [`Store::open_resuming`]).
-pub struct Resumption<'a, R> {
+pub(crate) struct Resumption<'a, R> {
     /// Whether a row settles its key, so that a rerun skips the key (a row that stopped at a
     /// limit may not).
     pub settled: &'a dyn Fn(&R) -> bool,
@@ -169,12 +169,6 @@ impl<R: Record> Store<R> {
         })
     }
 
-    /// The end of the file that an interrupted write had left cut short, which opening the
-    /// store dropped (its work is done again).
-    pub fn dropped(&self) -> Option<&str> {
-        self.dropped.as_deref()
-    }
-
     /// Opens (or creates) the CSV at `path` for the work `keys`: an unfinished run resumes
     /// (the keys already in the file are kept and skipped), and a finished one, with every key
     /// in the file, starts over, so that running the same command again does the work again
@@ -192,7 +186,7 @@ impl<R: Record> Store<R> {
     ///
     /// # Errors
     /// [`ExportError`] when the file cannot be read, parsed, rewritten or opened for appending.
-    pub fn open_resuming(
+    pub(crate) fn open_resuming(
         path: &Path,
         keys: &[R::Key],
         resumption: &Resumption<'_, R>,
@@ -220,25 +214,15 @@ impl<R: Record> Store<R> {
     }
 
     /// Whether the file already held this key when opened.
-    pub fn contains(&self, key: &R::Key) -> bool {
+    pub(crate) fn contains(&self, key: &R::Key) -> bool {
         self.done.contains(key)
-    }
-
-    /// How many keys the file held when opened.
-    pub fn len(&self) -> usize {
-        self.done.len()
-    }
-
-    /// Whether the file held no rows when opened.
-    pub fn is_empty(&self) -> bool {
-        self.done.is_empty()
     }
 
     /// Appends one row and flushes it to the file, so that an interrupted run keeps it.
     ///
     /// # Errors
     /// [`ExportError::Write`] naming the file when the row cannot be written.
-    pub fn append(&self, row: &R) -> Result<(), ExportError> {
+    pub(crate) fn append(&self, row: &R) -> Result<(), ExportError> {
         let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
         writer
             .serialize(row)
@@ -289,12 +273,12 @@ mod tests {
         let _ = std::fs::remove_file(&path);
         {
             let store = Store::<Row>::open(&path).unwrap();
-            assert!(store.is_empty());
+            assert!(store.done.is_empty());
             store.append(&row(3)).unwrap();
             store.append(&row(4)).unwrap();
         }
         let store = Store::<Row>::open(&path).unwrap();
-        assert_eq!(store.len(), 2);
+        assert_eq!(store.done.len(), 2);
         assert!(store.contains(&3));
         assert!(!store.contains(&5));
         store.append(&row(5)).unwrap();

@@ -36,10 +36,10 @@ pub struct GameRecord {
 
 /// Plays one game between `p1` and `p2` with random choices seeded by `seed` (P1's from
 /// `seed`, P2's from `seed + 1`, as the arena seeds Connect-k's players).
-pub fn play_game(rules: Rules, p1: Kind, p2: Kind, seed: u64) -> GameRecord {
+pub(crate) fn play_game(rules: Rules, p1: Kind, p2: Kind, seed: u64) -> GameRecord {
     let mut players = [
-        p1.player(ChaCha8Rng::seed_from_u64(seed)),
-        p2.player(ChaCha8Rng::seed_from_u64(seed.wrapping_add(1))),
+        p1.bot(ChaCha8Rng::seed_from_u64(seed)),
+        p2.bot(ChaCha8Rng::seed_from_u64(seed.wrapping_add(1))),
     ];
     let mut pos = Position::new(rules);
     let mut turns = Vec::new();

@@ -20,12 +20,12 @@ pub struct Board {
 /// For each counted attribute and value, the empty cells where a piece with that value
 /// completes a line: index `2 * attribute + value`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Threats([u16; 8]);
+pub(crate) struct Threats([u16; 8]);
 
 impl Threats {
     /// The attribute values (bit `2 * attribute + value`) that complete a line somewhere.
     #[inline]
-    pub fn values(&self) -> u8 {
+    pub(crate) fn values(&self) -> u8 {
         self.0
             .iter()
             .enumerate()
@@ -34,13 +34,13 @@ impl Threats {
 
     /// The empty cells where some piece would complete a line.
     #[inline]
-    pub fn cells(&self) -> u16 {
+    pub(crate) fn cells(&self) -> u16 {
         self.0.iter().fold(0, |m, &c| m | c)
     }
 
     /// The empty cells where `piece` would complete a line.
     #[inline]
-    pub fn cells_for(&self, piece: Piece) -> u16 {
+    pub(crate) fn cells_for(&self, piece: Piece) -> u16 {
         let bits = usize::from(piece.bits());
         self.0[bits & 1]
             | self.0[2 + (bits >> 1 & 1)]
@@ -68,13 +68,13 @@ impl Board {
 
     /// Pieces on the board (bit `p` for piece `p`).
     #[inline]
-    pub fn used(&self) -> u16 {
+    pub(crate) fn used(&self) -> u16 {
         self.used
     }
 
     /// Cells whose piece has attribute `attribute` equal to 1.
     #[inline]
-    pub fn ones(&self, attribute: usize) -> u16 {
+    pub(crate) fn ones(&self, attribute: usize) -> u16 {
         self.ones[attribute]
     }
 
@@ -107,7 +107,7 @@ impl Board {
 
     /// The board with `piece` on `cell` (see [`Board::place`]).
     #[inline]
-    pub fn with(mut self, cell: Cell, piece: Piece) -> Board {
+    pub(crate) fn with(mut self, cell: Cell, piece: Piece) -> Board {
         self.place(cell, piece);
         self
     }
@@ -125,7 +125,7 @@ impl Board {
 
     /// The union of the winning sets through `cell` that are full and share a counted
     /// attribute: the lines its last piece completed (zero if none).
-    pub fn lines_through(&self, rules: &Rules, cell: Cell) -> u16 {
+    pub(crate) fn lines_through(&self, rules: &Rules, cell: Cell) -> u16 {
         rules
             .lines()
             .iter()
@@ -139,7 +139,7 @@ impl Board {
 
     /// For each counted attribute value, the empty cells where a piece with that value
     /// completes a line: a line with one empty cell whose other pieces all have that value.
-    pub fn threats(&self, rules: &Rules) -> Threats {
+    pub(crate) fn threats(&self, rules: &Rules) -> Threats {
         let mut t = Threats::default();
         for &line in rules.lines() {
             self.add_threats(&mut t, line, rules.criteria());
@@ -171,7 +171,7 @@ impl Board {
     /// `cell`: only the lines through `cell` change (a line elsewhere has its empty cell
     /// elsewhere), so the cell leaves every set and those lines are looked at again.
     #[inline]
-    pub fn threats_after(&self, rules: &Rules, before: &Threats, cell: Cell) -> Threats {
+    pub(crate) fn threats_after(&self, rules: &Rules, before: &Threats, cell: Cell) -> Threats {
         let mut t = *before;
         for set in t.0.iter_mut() {
             *set &= !cell.bit();

@@ -15,12 +15,12 @@
 //! ```
 
 pub mod arena;
-pub mod board;
+pub(crate) mod board;
 pub mod notation;
-pub mod piece;
+pub(crate) mod piece;
 pub mod players;
-pub mod position;
-pub mod rules;
+pub(crate) mod position;
+pub(crate) mod rules;
 pub mod solver;
 pub mod split;
 pub mod sweep;
@@ -29,7 +29,7 @@ mod value;
 pub mod values;
 
 pub use board::Board;
-pub use piece::{Cell, Piece};
+pub use piece::{Cell, CellError, Piece, PieceError};
 pub use position::{Outcome, PlayError, Position, Reason, Turn};
 pub use rules::{Rules, RulesError};
 pub use solver::{Analysis, Solution, Solver, TurnValue, Unfinished};

@@ -4,8 +4,8 @@ use std::fmt;
 
 use super::rules::{ATTRIBUTES, Rules};
 
-/// A piece: bit `i` holds the value of attribute `i` (see [`ATTRIBUTES`] for the standard
-/// names), so the pieces of a game with `a` attributes are `0..2^a`.
+/// A piece: bit `i` holds the value of attribute `i` (the standard four are
+/// named in the rules), so the pieces of a game with `a` attributes are `0..2^a`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Piece(u8);
 
@@ -40,7 +40,7 @@ impl Piece {
     ///
     /// # Errors
     /// [`PieceError`] naming what is wrong and what is allowed.
-    pub fn parse(text: &str, rules: &Rules) -> Result<Piece, PieceError> {
+    pub(crate) fn parse(text: &str, rules: &Rules) -> Result<Piece, PieceError> {
         let len = rules.code_len();
         let chars: Vec<char> = text.chars().collect();
         if chars.len() != len {
@@ -119,12 +119,12 @@ impl Cell {
     }
 
     /// `row * size + column`.
-    pub fn index(self) -> u32 {
+    pub(crate) fn index(self) -> u32 {
         u32::from(self.0)
     }
 
     /// The cell's bit in a cell mask.
-    pub fn bit(self) -> u16 {
+    pub(crate) fn bit(self) -> u16 {
         1 << self.0
     }
 
@@ -139,7 +139,7 @@ impl Cell {
     ///
     /// # Errors
     /// [`CellError`] when the text is not a column letter and a row number on the board.
-    pub fn parse(text: &str, rules: &Rules) -> Result<Cell, CellError> {
+    pub(crate) fn parse(text: &str, rules: &Rules) -> Result<Cell, CellError> {
         let mut chars = text.chars();
         let bad = || CellError {
             found: text.to_string(),

@@ -3,7 +3,7 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::{Depth, GameResult, Variant};
+use crate::{Depth, GameResult, UnknownRemoteness, Variant};
 
 use super::position::{Position, Turn};
 use super::solver::{Solver, TurnValue};
@@ -35,9 +35,9 @@ impl Kind {
         }
     }
 
-    /// A player of this kind drawing its random choices from `rng`.
-    pub fn player(self, rng: ChaCha8Rng) -> Player {
-        Player {
+    /// A bot of this kind drawing its random choices from `rng`.
+    pub fn bot(self, rng: ChaCha8Rng) -> Bot {
+        Bot {
             kind: self,
             rng,
             solver: None,
@@ -45,14 +45,15 @@ impl Kind {
     }
 }
 
-/// A player: picks a turn in a position that goes on.
-pub struct Player {
+/// A player of one of the kinds, named apart from [`crate::Player`] (who moves): picks a turn in
+/// a position that goes on.
+pub struct Bot {
     kind: Kind,
     rng: ChaCha8Rng,
     solver: Option<Solver>,
 }
 
-impl Player {
+impl Bot {
     /// The kind of player.
     pub fn kind(&self) -> Kind {
         self.kind
@@ -82,12 +83,13 @@ impl Player {
 }
 
 /// The turns of `values` whose value is the best for `me`, the side to move (see
-/// [`crate::Value::rank_for`]).
+/// [`crate::Value::rank_for`]; an unknown remoteness ranks as the quickest).
 pub fn best_turns(me: crate::Player, values: &[TurnValue]) -> Vec<Turn> {
-    let top = values.iter().map(|t| t.value.rank_for(me)).max();
+    let rank = |t: &TurnValue| t.value.rank_for(me, UnknownRemoteness::Quickest);
+    let top = values.iter().map(rank).max();
     values
         .iter()
-        .filter(|t| Some(t.value.rank_for(me)) == top)
+        .filter(|t| Some(rank(t)) == top)
         .map(|t| t.turn)
         .collect()
 }

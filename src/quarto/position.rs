@@ -158,13 +158,13 @@ impl Position {
     }
 
     /// Pieces neither on the board nor in hand (bit `p` for piece `p`).
-    pub fn remaining(&self) -> u16 {
+    pub(crate) fn remaining(&self) -> u16 {
         let hand = self.hand.map_or(0, |p| 1 << p.bits());
         self.rules.all_pieces() & !self.board.used() & !hand
     }
 
     /// Empty cells (bit per cell).
-    pub fn empty_cells(&self) -> u16 {
+    pub(crate) fn empty_cells(&self) -> u16 {
         self.rules.all_cells() & !self.board.occupied()
     }
 

@@ -6,16 +6,16 @@ use std::fmt;
 use crate::Variant;
 
 /// Largest board side: a board's cells must fit a 16-bit mask.
-pub const MAX_SIZE: u32 = 4;
+pub(crate) const MAX_SIZE: u32 = 4;
 
 /// Largest number of attributes: a piece is a 4-bit number.
-pub const MAX_ATTRIBUTES: u32 = 4;
+pub(crate) const MAX_ATTRIBUTES: u32 = 4;
 
 /// Most winning sets a board can have: 4 rows, 4 columns, 2 diagonals and 9 squares.
-pub const MAX_LINES: usize = 19;
+pub(crate) const MAX_LINES: usize = 19;
 
 /// The standard four attributes by number, each with the names of its value 0 and value 1.
-pub const ATTRIBUTES: [Attribute; 4] = [
+pub(crate) const ATTRIBUTES: [Attribute; 4] = [
     Attribute {
         name: "colour",
         values: ["light", "dark"],
@@ -40,7 +40,7 @@ pub const ATTRIBUTES: [Attribute; 4] = [
 
 /// One of the standard attributes: its name and how its two values are named and written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Attribute {
+pub(crate) struct Attribute {
     /// The attribute's name, as `--criteria` accepts it.
     pub name: &'static str,
     /// Names of value 0 and value 1.
@@ -186,7 +186,7 @@ impl Rules {
     }
 
     /// Mask of every cell of the board.
-    pub fn all_cells(&self) -> u16 {
+    pub(crate) fn all_cells(&self) -> u16 {
         ((1u32 << self.cells()) - 1) as u16
     }
 
@@ -201,7 +201,7 @@ impl Rules {
     }
 
     /// Mask of every piece (bit `p` for piece `p`).
-    pub fn all_pieces(&self) -> u16 {
+    pub(crate) fn all_pieces(&self) -> u16 {
         ((1u32 << self.pieces()) - 1) as u16
     }
 
@@ -211,7 +211,7 @@ impl Rules {
     }
 
     /// Whether every attribute counts.
-    pub fn all_count(&self) -> bool {
+    pub(crate) fn all_count(&self) -> bool {
         self.criteria == ((1u32 << self.attributes) - 1) as u8
     }
 
@@ -233,24 +233,24 @@ impl Rules {
 
     /// The winning sets through cell `index`, as a mask over [`Rules::lines`].
     #[inline]
-    pub fn lines_at(&self, index: u32) -> u32 {
+    pub(crate) fn lines_at(&self, index: u32) -> u32 {
         self.lines_at[index as usize]
     }
 
     /// Pieces placed in a complete game without a line: every cell, or every piece when there
     /// are fewer pieces than cells.
-    pub fn placements(&self) -> u32 {
+    pub(crate) fn placements(&self) -> u32 {
         self.cells().min(self.pieces())
     }
 
     /// The last ply of a game that nobody wins: the opening handover, then one ply per
     /// placement. Standard Quarto: 17.
-    pub fn last_ply(&self) -> u32 {
+    pub(crate) fn last_ply(&self) -> u32 {
         1 + self.placements()
     }
 
     /// Number of piece codes' letters: one per attribute.
-    pub fn code_len(&self) -> usize {
+    pub(crate) fn code_len(&self) -> usize {
         self.attributes as usize
     }
 }

@@ -205,7 +205,7 @@ impl Sweep for Variations {
 
 /// A Markdown table of `rows` (one per variation, as a merge gives them), normal and misère
 /// side by side.
-pub fn markdown(rows: &[VariationRow]) -> Document {
+pub(crate) fn markdown(rows: &[VariationRow]) -> Document {
     let by_name: HashMap<&str, &VariationRow> =
         rows.iter().map(|r| (r.variation.as_str(), r)).collect();
     let cells = |row: Option<&&VariationRow>| match row {

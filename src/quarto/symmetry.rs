@@ -13,7 +13,7 @@ use super::position::Turn;
 use super::rules::Rules;
 
 /// A board symmetry: `cells[i]` is the image of cell `i`.
-pub type CellMap = [u8; 16];
+pub(crate) type CellMap = [u8; 16];
 
 /// The board symmetries of `rules`: every permutation of the cells that maps each winning
 /// set onto a winning set, found by a backtracking search that gives cells their images in
@@ -76,7 +76,7 @@ impl Transform {
     }
 
     /// The image of a cell.
-    pub fn cell(&self, cell: Cell) -> Cell {
+    pub(crate) fn cell(&self, cell: Cell) -> Cell {
         Cell::from_index(u32::from(self.cells[cell.index() as usize]))
     }
 
@@ -153,7 +153,7 @@ pub struct Key {
 impl Key {
     /// The columns in 64 bits, for a position without a piece in hand (whose columns have 16
     /// bits).
-    pub fn board_columns(&self) -> u64 {
+    pub(crate) fn board_columns(&self) -> u64 {
         let c = self.columns;
         let part = |i: u32| (c >> (17 * i) & 0xffff) as u64;
         part(0) | part(1) << 16 | part(2) << 32 | part(3) << 48
@@ -257,7 +257,7 @@ impl Canonizer {
     /// The canonical key of a board with no piece in hand, packed into 80 bits: what the
     /// transposition table stores.
     #[inline]
-    pub fn board_key(&self, board: &Board) -> (u16, u64) {
+    pub(crate) fn board_key(&self, board: &Board) -> (u16, u64) {
         let key = self.key(board, None);
         (key.mask, key.board_columns())
     }

@@ -4,14 +4,15 @@
 use std::time::{Duration, Instant};
 
 use crate::solver::Budget;
-use crate::{Depth, GameResult, Player, Value};
+use crate::{Depth, Value};
 
 use super::piece::{Cell, Piece, bits_of};
 use super::position::{Position, Turn};
 use super::solver::{Solver, Unfinished};
 
 /// The value of placing the piece in hand on each empty cell of `pos` (then handing over the
-/// best piece), each found within its share of `budget` (see [`in_rounds`]); `None` when not
+/// best piece), each found within its share of `budget` (in rounds that give the unknown ones more
+/// time each); `None` when not
 /// found in time, never a guess. Remoteness counts turns from `pos`.
 ///
 /// # Panics
@@ -104,23 +105,11 @@ fn in_rounds<T>(
     found
 }
 
-/// How good `value` is for `me` when comparing choices: wins first (sooner better), then
-/// draws, then losses (later better); a value without remoteness counts as the slowest of
-/// its kind.
-pub fn rank(value: Value, me: Player) -> i64 {
-    let r = i64::from(value.remoteness.unwrap_or(64));
-    match value.result {
-        GameResult::Win(p) if p == me => 1000 - r,
-        GameResult::Draw => 0,
-        GameResult::Win(_) => r - 1000,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Variant;
     use crate::quarto::{Rules, notation};
+    use crate::{GameResult, Player, Variant};
 
     #[test]
     fn a_budget_too_small_leaves_values_unknown_and_none_wrong() {

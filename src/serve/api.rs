@@ -28,7 +28,7 @@ use crate::strategy::plan::Plan;
 use crate::strategy::table1::{Decider, deciders, predict};
 
 /// `GET /api/state`: the game after `moves`, as `connectk show --json` prints it.
-pub async fn state(RawQuery(query): RawQuery) -> Result<Json<GameState>, ApiError> {
+pub(crate) async fn state(RawQuery(query): RawQuery) -> Result<Json<GameState>, ApiError> {
     let game = Params::parse(query.as_deref(), &BOARD)?.game()?;
     Ok(Json(GameState::of(&game.position, &game.text)))
 }
@@ -37,7 +37,7 @@ pub async fn state(RawQuery(query): RawQuery) -> Result<Json<GameState>, ApiErro
 /// `connectk solve --json` prints it (with `weak=1`: the outcome only; with `analyze=1`: every
 /// move's value), plus `complete`. A finished game, and a position whose moves the opening
 /// book holds, are answered at once, never behind the searches waiting for a worker.
-pub async fn solve(
+pub(crate) async fn solve(
     State(app): State<Arc<AppState>>,
     RawQuery(query): RawQuery,
 ) -> Result<Json<SolveRecord>, ApiError> {
@@ -94,7 +94,7 @@ pub async fn solve(
 
 /// A bot's answer to a position.
 #[derive(Clone, Debug, Serialize)]
-pub struct BotMove {
+pub(crate) struct BotMove {
     /// The player that chose.
     pub player: &'static str,
     /// Its column, from 1.
@@ -112,7 +112,7 @@ pub struct BotMove {
 
 /// `GET /api/move`: the move of `player` (any name of `connectk arena`) for the side to move,
 /// with its randomness seeded by `seed` and the ply (default seed 0).
-pub async fn bot_move(
+pub(crate) async fn bot_move(
     State(app): State<Arc<AppState>>,
     RawQuery(query): RawQuery,
 ) -> Result<Json<BotMove>, ApiError> {
@@ -169,7 +169,7 @@ pub async fn bot_move(
 
 /// The perfect player's pick among the best moves it knows: at random by `seed` among moves of
 /// equal known value, the most central of the moves of unknown value.
-pub fn perfect_choice(pos: &Position, values: &ColumnValues, seed: u64) -> Column {
+pub(crate) fn perfect_choice(pos: &Position, values: &ColumnValues, seed: u64) -> Column {
     let mut best = values.best_columns(pos);
     let unknown = best
         .first()
@@ -205,7 +205,7 @@ fn bot_choice(name: PlayerName, game: &Game, seed: u64) -> Result<Column, ApiErr
 
 /// Table I's word on a board.
 #[derive(Clone, Debug, Serialize)]
-pub struct Prediction {
+pub(crate) struct Prediction {
     /// `normal` or `misere`.
     pub rules: &'static str,
     /// `flat` or `cylinder` (Table I predicts flat boards only).
@@ -224,7 +224,7 @@ pub struct Prediction {
 }
 
 /// `GET /api/table1`: Table I's prediction for the board, and the strategy that decides it.
-pub async fn table1(RawQuery(query): RawQuery) -> Result<Json<Prediction>, ApiError> {
+pub(crate) async fn table1(RawQuery(query): RawQuery) -> Result<Json<Prediction>, ApiError> {
     // The moves play no part, but a bad move string is refused like everywhere else.
     let rules = Params::parse(query.as_deref(), &BOARD)?
         .game()?
@@ -251,7 +251,7 @@ pub async fn table1(RawQuery(query): RawQuery) -> Result<Json<Prediction>, ApiEr
 /// `GET /api/plan?strategy=NAME&side=P1|P2`: what the paper's strategy, playing `side` (by
 /// default the first side it can play), will do from the position: its move now, or its
 /// answer to each of the opponent's moves, each with the rule behind it.
-pub async fn plan(RawQuery(query): RawQuery) -> Result<Json<Plan>, ApiError> {
+pub(crate) async fn plan(RawQuery(query): RawQuery) -> Result<Json<Plan>, ApiError> {
     let params = Params::parse(
         query.as_deref(),
         &[&BOARD[..], &["strategy", "side"]].concat(),
@@ -283,7 +283,7 @@ pub async fn plan(RawQuery(query): RawQuery) -> Result<Json<Plan>, ApiError> {
 
 /// A player the page can offer.
 #[derive(Clone, Debug, Serialize)]
-pub struct Offer {
+pub(crate) struct Offer {
     /// Its name.
     pub name: &'static str,
     /// The sides it can play under these rules.
@@ -293,7 +293,7 @@ pub struct Offer {
 }
 
 /// `GET /api/players`: every player name, with the sides it can play under the rules.
-pub async fn players(RawQuery(query): RawQuery) -> Result<Json<Vec<Offer>>, ApiError> {
+pub(crate) async fn players(RawQuery(query): RawQuery) -> Result<Json<Vec<Offer>>, ApiError> {
     let rules = Params::parse(query.as_deref(), &BOARD)?
         .game()?
         .position

@@ -17,7 +17,7 @@ const UNSET: u64 = u64::MAX;
 
 /// What the server knows of one open connection.
 #[derive(Debug)]
-pub struct ConnState {
+pub(crate) struct ConnState {
     /// When the server started: the times below are milliseconds since then.
     epoch: Instant,
     /// When the connection was opened.
@@ -34,7 +34,7 @@ pub struct ConnState {
 
 /// Why a connection is due to close.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Overdue {
+pub(crate) enum Overdue {
     /// A request head has been arriving for longer than the header timeout.
     SlowHeader,
     /// No request for longer than the idle timeout.
@@ -43,7 +43,7 @@ pub enum Overdue {
 
 impl ConnState {
     /// A connection opened now, on a server started at `epoch`.
-    pub fn new(epoch: Instant) -> ConnState {
+    pub(crate) fn new(epoch: Instant) -> ConnState {
         let state = ConnState {
             epoch,
             opened: Instant::now(),
@@ -61,13 +61,13 @@ impl ConnState {
     }
 
     /// Whether no request is being answered.
-    pub fn is_idle(&self) -> bool {
+    pub(crate) fn is_idle(&self) -> bool {
         self.in_flight.load(Ordering::Relaxed) == 0
     }
 
     /// Milliseconds since the server's start at which the connection became idle (for
     /// choosing the longest idle one); `u64::MAX` while a request is being answered.
-    pub fn idle_key(&self) -> u64 {
+    pub(crate) fn idle_key(&self) -> u64 {
         if self.is_idle() {
             self.idle_since.load(Ordering::Relaxed)
         } else {
@@ -77,7 +77,7 @@ impl ConnState {
 
     /// A request's head has arrived and its answer begins; the answer ends when the returned
     /// guard is dropped (also when the client hangs up first).
-    pub fn begin(self: &std::sync::Arc<Self>) -> Answering {
+    pub(crate) fn begin(self: &std::sync::Arc<Self>) -> Answering {
         self.in_flight.fetch_add(1, Ordering::Relaxed);
         self.head_since.store(UNSET, Ordering::Relaxed);
         Answering(std::sync::Arc::clone(self))
@@ -92,7 +92,7 @@ impl ConnState {
 
     /// Whether the connection has overstayed: a head arriving for longer than `header`, or no
     /// request for longer than `idle`. Never while a request is being answered.
-    pub fn overdue(&self, header: Duration, idle: Duration) -> Option<Overdue> {
+    pub(crate) fn overdue(&self, header: Duration, idle: Duration) -> Option<Overdue> {
         if !self.is_idle() {
             return None;
         }
@@ -108,7 +108,7 @@ impl ConnState {
 }
 
 /// A request being answered on a connection (see [`ConnState::begin`]).
-pub struct Answering(std::sync::Arc<ConnState>);
+pub(crate) struct Answering(std::sync::Arc<ConnState>);
 
 impl Drop for Answering {
     fn drop(&mut self) {
@@ -122,7 +122,7 @@ impl Drop for Answering {
 /// A connection's socket as hyper sees it: reads are noted in the connection's state, and the
 /// answers hyper writes on its own for requests it cannot parse (400, 414, 431, with an empty
 /// body) are replaced by the same status with the API's JSON error body.
-pub struct ConnIo<S> {
+pub(crate) struct ConnIo<S> {
     inner: S,
     state: std::sync::Arc<ConnState>,
     /// The replacement answer still to be written, and how much of it has been.
@@ -131,7 +131,7 @@ pub struct ConnIo<S> {
 
 impl<S> ConnIo<S> {
     /// `inner`, watched for `state`.
-    pub fn new(inner: S, state: std::sync::Arc<ConnState>) -> ConnIo<S> {
+    pub(crate) fn new(inner: S, state: std::sync::Arc<ConnState>) -> ConnIo<S> {
         ConnIo {
             inner,
             state,

@@ -10,7 +10,7 @@ use super::pool::PoolError;
 
 /// Why a request got no answer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ApiError {
+pub(crate) enum ApiError {
     /// The request itself is wrong (400): a bad board, move string, player or parameter.
     #[error("{0}")]
     BadRequest(String),
@@ -50,12 +50,12 @@ pub enum ApiError {
 
 impl ApiError {
     /// A bad request carrying `error`'s one-line message.
-    pub fn bad(error: impl std::fmt::Display) -> ApiError {
+    pub(crate) fn bad(error: impl std::fmt::Display) -> ApiError {
         ApiError::BadRequest(error.to_string())
     }
 
     /// The HTTP status of this error.
-    pub fn status(&self) -> StatusCode {
+    pub(crate) fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,

@@ -15,10 +15,10 @@ use super::error::ApiError;
 
 /// The longest address (path and query) the API reads; its longest real ones, a full 7x6 game
 /// with every option, are under 200 bytes.
-pub const MAX_URI_BYTES: usize = 4096;
+pub(crate) const MAX_URI_BYTES: usize = 4096;
 
 /// The most header bytes (names and values) a request may carry.
-pub const MAX_HEADER_BYTES: usize = 8192;
+pub(crate) const MAX_HEADER_BYTES: usize = 8192;
 
 /// The most of an error body without a type that is read to turn it into a message.
 const MAX_ERROR_TEXT: usize = 1024;
@@ -31,7 +31,7 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; st
 
 /// The middleware: refuses requests past the limits, answers the rest through `next`, gives
 /// every error a JSON body, adds the security headers and logs the request.
-pub async fn guard(request: Request, next: Next) -> Response {
+pub(crate) async fn guard(request: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = request.method().clone();
     let target = redacted(request.uri().path(), request.uri().query());

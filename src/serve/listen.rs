@@ -83,7 +83,7 @@ struct Shared {
 /// Accepts connections on `listener` and serves `router` on them until `shutdown` turns true;
 /// then closes the idle connections at once, lets the requests under way finish, and returns
 /// within `grace` (cutting off whatever is left).
-pub async fn serve(
+pub(crate) async fn serve(
     listener: TcpListener,
     router: Router,
     limits: ConnLimits,
@@ -212,7 +212,7 @@ async fn run_connection(
 }
 
 /// Waits until `flag` is true (at once if it is already, or if its sender is gone).
-pub async fn turned_true(flag: &mut watch::Receiver<bool>) {
+pub(crate) async fn turned_true(flag: &mut watch::Receiver<bool>) {
     // The guard `wait_for` returns is dropped here, before any other await.
     let _ = flag.wait_for(|&s| s).await;
 }

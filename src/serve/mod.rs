@@ -1,6 +1,6 @@
 //! The web server: the game page, the JSON API and shared game rooms, on axum and tokio.
 //!
-//! Solving never runs on the server's own threads: it goes to a [`Pool`] of a fixed number of
+//! Solving never runs on the server's own threads: it goes to a pool of a fixed number of
 //! workers behind a bounded queue, each search within the configured [`Budget`] and stopped
 //! when its client hangs up, so a busy server answers 503 at once rather than piling up work
 //! or memory; what needs no search (a finished game, a position of the opening book) never
@@ -35,12 +35,8 @@ use tokio::sync::{Semaphore, watch};
 use crate::engine::position::Position;
 use crate::solver::{Book, Budget, Mib};
 
-pub use api::{BotMove, Offer, Prediction, perfect_choice};
-pub use error::ApiError;
-pub use guard::{MAX_HEADER_BYTES, MAX_URI_BYTES};
 pub use listen::ConnLimits;
-pub use pool::{Pool, PoolError};
-pub use quarto::{ChoiceValue, QuartoMove, QuartoState, QuartoValues};
+pub(crate) use pool::Pool;
 pub use rooms::{EndReason, Ending, Limits, RoomView, SeatView};
 pub use socket::{SocketLimits, Ticket};
 
@@ -140,7 +136,7 @@ impl Config {
 }
 
 /// What every request handler shares.
-pub struct AppState {
+pub(crate) struct AppState {
     config: Config,
     pool: Pool,
     hub: Mutex<socket::Hub>,

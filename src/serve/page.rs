@@ -49,17 +49,17 @@ fn sent(kind: &'static str, body: &'static str) -> Response {
 }
 
 /// `GET /`: the Connect-k page.
-pub async fn index() -> Response {
+pub(crate) async fn index() -> Response {
     sent(HTML, include_str!("page/index.html"))
 }
 
 /// `GET /quarto`: the Quarto page.
-pub async fn quarto() -> Response {
+pub(crate) async fn quarto() -> Response {
     sent(HTML, include_str!("page/quarto.html"))
 }
 
 /// `GET /{file}`: a script, the style sheet or the icon.
-pub async fn file(Path(name): Path<String>, uri: Uri) -> Response {
+pub(crate) async fn file(Path(name): Path<String>, uri: Uri) -> Response {
     match FILES.iter().find(|(n, _, _)| *n == name) {
         Some(&(_, kind, body)) => sent(kind, body),
         None => not_found(uri).await.into_response(),
@@ -67,7 +67,7 @@ pub async fn file(Path(name): Path<String>, uri: Uri) -> Response {
 }
 
 /// Any other path: a 404 with the API's error object.
-pub async fn not_found(uri: Uri) -> ApiError {
+pub(crate) async fn not_found(uri: Uri) -> ApiError {
     ApiError::NotFound(format!(
         "no page {}: the pages are / and /quarto, the API under /api/",
         uri.path()

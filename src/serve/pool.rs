@@ -49,7 +49,7 @@ impl Drop for CancelOnDrop {
 
 /// Why the pool did not answer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PoolError {
+pub(crate) enum PoolError {
     /// Every worker is busy and the queue is full.
     #[error(
         "the server is busy: {workers} searches are running and {queue} are waiting; try again in a few seconds"
@@ -66,7 +66,7 @@ pub enum PoolError {
 }
 
 /// Worker threads with one solver each, and the queue in front of them.
-pub struct Pool {
+pub(crate) struct Pool {
     sender: SyncSender<Job>,
     workers: usize,
     queue: usize,
@@ -78,7 +78,7 @@ impl Pool {
     /// Starts `workers` threads (at least 1), each with a solver of `table` (for the search's
     /// table and the one-row solver alike) searching with `search_threads` threads and
     /// consulting `books`, behind a queue of `queue` waiting jobs.
-    pub fn new(
+    pub(crate) fn new(
         workers: usize,
         search_threads: usize,
         queue: usize,
@@ -112,7 +112,7 @@ impl Pool {
     /// # Errors
     /// [`PoolError::Busy`] at once when the queue is full; [`PoolError::Failed`] if the job
     /// panicked.
-    pub async fn run<T: Send + 'static>(
+    pub(crate) async fn run<T: Send + 'static>(
         &self,
         job: impl FnOnce(&mut Solver) -> T + Send + 'static,
     ) -> Result<T, PoolError> {
@@ -125,7 +125,7 @@ impl Pool {
     ///
     /// # Errors
     /// As [`Pool::run`].
-    pub async fn run_quarto<T: Send + 'static>(
+    pub(crate) async fn run_quarto<T: Send + 'static>(
         &self,
         rules: quarto::Rules,
         job: impl FnOnce(&mut quarto::Solver) -> T + Send + 'static,

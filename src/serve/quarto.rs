@@ -16,17 +16,17 @@ use super::error::ApiError;
 use super::query::Params;
 use crate::arena::game_seed;
 use crate::quarto::players::{Kind, careful};
-use crate::quarto::values::{handovers, placements, rank};
+use crate::quarto::values::{handovers, placements};
 use crate::quarto::{Cell, Piece, Position, Reason, Rules, Solver, Turn, notation};
 use crate::solver::Budget;
-use crate::{Depth, GameResult, Value, Variant};
+use crate::{Depth, GameResult, UnknownRemoteness, Value, Variant};
 
 /// The parameters that name a Quarto game, as `connectk quarto` spells its options.
-pub const GAME: [&str; 6] = ["size", "attributes", "rules", "criteria", "square", "moves"];
+pub(crate) const GAME: [&str; 6] = ["size", "attributes", "rules", "criteria", "square", "moves"];
 
 /// A Quarto game as the page draws it.
 #[derive(Clone, Debug, Serialize)]
-pub struct QuartoState {
+pub(crate) struct QuartoState {
     /// `normal` or `misere`.
     pub rules: &'static str,
     /// Board side.
@@ -66,7 +66,7 @@ pub struct QuartoState {
 
 impl QuartoState {
     /// The state of `pos`, reached by `turns`.
-    pub fn of(pos: &Position, turns: &[Turn]) -> QuartoState {
+    pub(crate) fn of(pos: &Position, turns: &[Turn]) -> QuartoState {
         let rules = pos.rules();
         let code = |p: Piece| p.code(rules);
         let outcome = pos.outcome();
@@ -161,14 +161,14 @@ fn game(params: &Params) -> Result<Game, ApiError> {
 }
 
 /// `GET /api/quarto/state`: the game after `moves`.
-pub async fn state(RawQuery(query): RawQuery) -> Result<Json<QuartoState>, ApiError> {
+pub(crate) async fn state(RawQuery(query): RawQuery) -> Result<Json<QuartoState>, ApiError> {
     let game = game(&Params::parse(query.as_deref(), &GAME)?)?;
     Ok(Json(QuartoState::of(&game.position, &game.turns)))
 }
 
 /// The value of one choice: a cell or a piece.
 #[derive(Clone, Debug, Serialize)]
-pub struct ChoiceValue {
+pub(crate) struct ChoiceValue {
     /// The cell's name or the piece's code.
     pub choice: String,
     /// `P1`, `P2` or `Draw` under perfect play after this choice; `null` when not found within
@@ -190,7 +190,7 @@ impl ChoiceValue {
 
 /// What `/api/quarto/solve` answers.
 #[derive(Clone, Debug, Serialize)]
-pub struct QuartoValues {
+pub(crate) struct QuartoValues {
     /// The game.
     pub state: QuartoState,
     /// The cell the values of `pieces` are for (`null`: the opening, or `cells` is given).
@@ -213,7 +213,7 @@ pub struct QuartoValues {
 /// `GET /api/quarto/solve`: the value of each choice of the turn to play, within the server's
 /// budget (`weak=1`: outcomes only): each empty cell for the piece in hand, or, on the opening
 /// turn or with `place=CELL`, each piece to hand over.
-pub async fn solve(
+pub(crate) async fn solve(
     State(app): State<Arc<AppState>>,
     RawQuery(query): RawQuery,
 ) -> Result<Json<QuartoValues>, ApiError> {
@@ -302,7 +302,11 @@ fn values_of(
     let rules = pos.rules();
     let me = pos.to_move();
     let known: Option<Vec<Value>> = found.iter().map(|(_, v)| *v).collect();
-    let best = known.and_then(|values| values.into_iter().max_by_key(|v| rank(*v, me)));
+    let best = known.and_then(|values| {
+        values
+            .into_iter()
+            .max_by_key(|v| v.rank_for(me, UnknownRemoteness::Slowest))
+    });
     let mut answer = QuartoValues {
         state,
         place: place.map(|c| c.name(rules)),
@@ -324,7 +328,7 @@ fn values_of(
 
 /// What `/api/quarto/move` answers.
 #[derive(Clone, Debug, Serialize)]
-pub struct QuartoMove {
+pub(crate) struct QuartoMove {
     /// The player that chose.
     pub player: &'static str,
     /// The turn, as the record writes it (`a1:DTQH`).
@@ -339,7 +343,7 @@ pub struct QuartoMove {
 
 /// `GET /api/quarto/move`: the turn of `player` (`random`, `careful` or `perfect`) for the
 /// side to move, its randomness seeded by `seed` and the turn number (default seed 0).
-pub async fn bot_move(
+pub(crate) async fn bot_move(
     State(app): State<Arc<AppState>>,
     RawQuery(query): RawQuery,
 ) -> Result<Json<QuartoMove>, ApiError> {
@@ -365,7 +369,7 @@ pub async fn bot_move(
                 .await?
         }
         _ => {
-            let mut player = kind.player(ChaCha8Rng::seed_from_u64(seed));
+            let mut player = kind.bot(ChaCha8Rng::seed_from_u64(seed));
             let turn = player
                 .choose(&position)
                 .ok_or_else(|| ApiError::Internal("no legal turn in a game that goes on".into()))?;
@@ -463,7 +467,7 @@ fn pick<T: Copy + PartialEq>(
     rng: &mut ChaCha8Rng,
 ) -> T {
     // Unknown ranks above every loss and below every draw (a draw ranks 0).
-    let score = |v: &Option<Value>| v.map_or(-1, |v| rank(v, me));
+    let score = |v: &Option<Value>| v.map_or(-1, |v| v.rank_for(me, UnknownRemoteness::Slowest));
     let top = options.iter().map(|(_, v)| score(v)).max();
     let mut best: Vec<T> = options
         .iter()

@@ -10,11 +10,11 @@ use crate::engine::position::{Column, Position};
 use crate::engine::rules::{Rules, Topology, Variant};
 
 /// The parameters that name a position: `rules`, `k`, `width`, `height`, `topology`, `moves`.
-pub const BOARD: [&str; 6] = ["rules", "k", "width", "height", "topology", "moves"];
+pub(crate) const BOARD: [&str; 6] = ["rules", "k", "width", "height", "topology", "moves"];
 
 /// A request's query parameters, checked against the names its endpoint knows.
 #[derive(Debug)]
-pub struct Params(HashMap<String, String>);
+pub(crate) struct Params(HashMap<String, String>);
 
 impl Params {
     /// The parameters of the raw query string `query` (absent: none), refusing a name given
@@ -22,7 +22,7 @@ impl Params {
     ///
     /// # Errors
     /// [`ApiError::BadRequest`] naming the parameter and what is allowed.
-    pub fn parse(query: Option<&str>, known: &[&str]) -> Result<Params, ApiError> {
+    pub(crate) fn parse(query: Option<&str>, known: &[&str]) -> Result<Params, ApiError> {
         let mut pairs = HashMap::new();
         for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
@@ -41,7 +41,7 @@ impl Params {
     ///
     /// # Errors
     /// [`ApiError::BadRequest`] naming the unknown parameter and the known ones.
-    pub fn new(query: HashMap<String, String>, known: &[&str]) -> Result<Params, ApiError> {
+    pub(crate) fn new(query: HashMap<String, String>, known: &[&str]) -> Result<Params, ApiError> {
         let mut names: Vec<&String> = query.keys().collect();
         names.sort();
         match names
@@ -57,7 +57,7 @@ impl Params {
     }
 
     /// The text of `name`, if given.
-    pub fn text(&self, name: &str) -> Option<&str> {
+    pub(crate) fn text(&self, name: &str) -> Option<&str> {
         self.0.get(name).map(String::as_str)
     }
 
@@ -65,7 +65,12 @@ impl Params {
     ///
     /// # Errors
     /// [`ApiError::BadRequest`] when the text is not a `T`; `what` describes what is allowed.
-    pub fn number<T: FromStr>(&self, name: &str, default: T, what: &str) -> Result<T, ApiError> {
+    pub(crate) fn number<T: FromStr>(
+        &self,
+        name: &str,
+        default: T,
+        what: &str,
+    ) -> Result<T, ApiError> {
         match self.text(name) {
             None => Ok(default),
             Some(text) => text.trim().parse().map_err(|_| {
@@ -80,7 +85,7 @@ impl Params {
     ///
     /// # Errors
     /// [`ApiError::BadRequest`] for any other text.
-    pub fn flag(&self, name: &str) -> Result<bool, ApiError> {
+    pub(crate) fn flag(&self, name: &str) -> Result<bool, ApiError> {
         match self.text(name) {
             None | Some("0") | Some("false") => Ok(false),
             Some("1") | Some("true") | Some("") => Ok(true),
@@ -96,7 +101,7 @@ impl Params {
     /// # Errors
     /// [`ApiError::BadRequest`] with the library's message for unknown rules or a board out of
     /// range.
-    pub fn rules(&self) -> Result<Rules, ApiError> {
+    pub(crate) fn rules(&self) -> Result<Rules, ApiError> {
         let variant = match self.text("rules") {
             None => Variant::Normal,
             Some(name) => name.parse::<Variant>().map_err(ApiError::bad)?,
@@ -117,7 +122,7 @@ impl Params {
     ///
     /// # Errors
     /// [`ApiError::BadRequest`] with the library's message for bad rules or a bad move string.
-    pub fn game(&self) -> Result<Game, ApiError> {
+    pub(crate) fn game(&self) -> Result<Game, ApiError> {
         let rules = self.rules()?;
         let text = self.text("moves").unwrap_or("");
         let (position, moves) = notation::parse(rules, text).map_err(ApiError::bad)?;
@@ -147,7 +152,7 @@ fn decode(text: &str) -> Result<String, ApiError> {
 
 /// A game read from a request: the position and the moves that reached it.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub(crate) struct Game {
     /// The position after the moves.
     pub position: Position,
     /// The moves, first to last.

@@ -18,7 +18,7 @@ struct Bucket {
 
 /// At most `burst` requests at once from one address, and `per_minute` a minute after that.
 #[derive(Debug)]
-pub struct RateLimit {
+pub(crate) struct RateLimit {
     per_minute: u32,
     burst: u32,
     buckets: HashMap<IpAddr, Bucket>,
@@ -26,7 +26,7 @@ pub struct RateLimit {
 
 impl RateLimit {
     /// A limit of `per_minute` requests a minute with bursts of `burst` (both at least 1).
-    pub fn new(per_minute: u32, burst: u32) -> RateLimit {
+    pub(crate) fn new(per_minute: u32, burst: u32) -> RateLimit {
         RateLimit {
             per_minute: per_minute.max(1),
             burst: burst.max(1),
@@ -47,7 +47,7 @@ impl RateLimit {
     ///
     /// # Errors
     /// How long the address must wait before its next request is allowed.
-    pub fn take(&mut self, address: IpAddr, now: Instant) -> Result<(), Duration> {
+    pub(crate) fn take(&mut self, address: IpAddr, now: Instant) -> Result<(), Duration> {
         if self.buckets.len() >= MAX_ADDRESSES && !self.buckets.contains_key(&address) {
             self.forget(now);
         }

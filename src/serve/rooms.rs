@@ -103,7 +103,7 @@ pub struct RoomView {
 
 /// A game between two seats.
 #[derive(Clone, Debug)]
-pub struct Room {
+pub(crate) struct Room {
     id: String,
     position: Position,
     moves: Vec<Column>,
@@ -126,7 +126,13 @@ fn seat_index(player: Player) -> usize {
 
 impl Room {
     /// A room named `id` for `rules`, with `creator` (holding `token`) in its seat.
-    pub fn new(id: String, rules: Rules, creator: Player, token: String, now: Instant) -> Room {
+    pub(crate) fn new(
+        id: String,
+        rules: Rules,
+        creator: Player,
+        token: String,
+        now: Instant,
+    ) -> Room {
         let mut seats: [Seat; 2] = Default::default();
         seats[seat_index(creator)].token = Some(token);
         Room {
@@ -142,12 +148,12 @@ impl Room {
     }
 
     /// Whether both seats are taken.
-    pub fn started(&self) -> bool {
+    pub(crate) fn started(&self) -> bool {
         self.seats.iter().all(|s| s.token.is_some())
     }
 
     /// The seat whose player holds `token`.
-    pub fn seat_of(&self, token: &str) -> Option<Player> {
+    pub(crate) fn seat_of(&self, token: &str) -> Option<Player> {
         [Player::P1, Player::P2]
             .into_iter()
             .find(|&p| self.seats[seat_index(p)].token.as_deref() == Some(token))
@@ -155,7 +161,7 @@ impl Room {
 
     /// Seats the second player with `token`, and returns their seat; `None` when both seats
     /// are already taken (the newcomer can watch).
-    pub fn join(&mut self, token: String, now: Instant) -> Option<Player> {
+    pub(crate) fn join(&mut self, token: String, now: Instant) -> Option<Player> {
         let free = [Player::P1, Player::P2]
             .into_iter()
             .find(|&p| self.seats[seat_index(p)].token.is_none())?;
@@ -168,7 +174,7 @@ impl Room {
     }
 
     /// A connection of `player` opened (`true`) or closed (`false`).
-    pub fn connection(&mut self, player: Player, open: bool, now: Instant) {
+    pub(crate) fn connection(&mut self, player: Player, open: bool, now: Instant) {
         let seat = &mut self.seats[seat_index(player)];
         if open {
             seat.connections += 1;
@@ -199,7 +205,7 @@ impl Room {
     /// [`ApiError::Refused`] when the token holds no seat, the game has not started or is
     /// over, or it is the other player's turn; [`ApiError::BadRequest`] with the library's
     /// message for a column that does not exist or is full.
-    pub fn play(&mut self, token: &str, column: u32, now: Instant) -> Result<(), ApiError> {
+    pub(crate) fn play(&mut self, token: &str, column: u32, now: Instant) -> Result<(), ApiError> {
         let player = self.acting(token)?;
         if player != self.position.to_move() {
             return Err(ApiError::Refused(format!(
@@ -244,7 +250,7 @@ impl Room {
     ///
     /// # Errors
     /// As for [`Room::play`], without the turn: either player may resign at any time.
-    pub fn resign(&mut self, token: &str, now: Instant) -> Result<(), ApiError> {
+    pub(crate) fn resign(&mut self, token: &str, now: Instant) -> Result<(), ApiError> {
         let player = self.acting(token)?;
         self.end(
             Some(player.other()),
@@ -290,7 +296,7 @@ impl Room {
 
     /// Ends the game of a player who stayed away past the reconnect window, or idle past the
     /// idle limit; returns whether anything changed.
-    pub fn check_clocks(&mut self, limits: &Limits, now: Instant) -> bool {
+    pub(crate) fn check_clocks(&mut self, limits: &Limits, now: Instant) -> bool {
         if self.ending.is_some() || !self.started() {
             return false;
         }
@@ -315,12 +321,12 @@ impl Room {
 
     /// Whether the room is old enough to remove: nobody joined it within `limits.lobby`, or
     /// nothing has happened in it (a move, a connection, its end) for `limits.keep`.
-    pub fn expired(&self, limits: &Limits, now: Instant) -> bool {
+    pub(crate) fn expired(&self, limits: &Limits, now: Instant) -> bool {
         self.expires_in(limits, now).is_zero()
     }
 
     /// How long until the room is removed if nothing more happens in it.
-    pub fn expires_in(&self, limits: &Limits, now: Instant) -> Duration {
+    pub(crate) fn expires_in(&self, limits: &Limits, now: Instant) -> Duration {
         let kept = limits.keep.saturating_sub(now.duration_since(self.touched));
         if self.started() {
             return kept;
@@ -332,7 +338,7 @@ impl Room {
     }
 
     /// The room as its browsers see it.
-    pub fn view(&self, limits: &Limits, now: Instant) -> RoomView {
+    pub(crate) fn view(&self, limits: &Limits, now: Instant) -> RoomView {
         let on = self.started() && self.ending.is_none();
         let left = |since: Instant, limit: Duration| {
             limit
@@ -365,7 +371,7 @@ impl Room {
 
 /// Every room, by name.
 #[derive(Debug, Default)]
-pub struct Rooms {
+pub(crate) struct Rooms {
     rooms: HashMap<String, Room>,
 }
 
@@ -375,7 +381,12 @@ impl Rooms {
     /// # Errors
     /// [`ApiError::Busy`] when `limits.max_rooms` rooms are open, saying when the first of
     /// them will be removed.
-    pub fn add(&mut self, room: Room, limits: &Limits, now: Instant) -> Result<(), ApiError> {
+    pub(crate) fn add(
+        &mut self,
+        room: Room,
+        limits: &Limits,
+        now: Instant,
+    ) -> Result<(), ApiError> {
         self.check_space(limits, now)?;
         self.rooms.insert(room.id.clone(), room);
         Ok(())
@@ -385,7 +396,7 @@ impl Rooms {
     ///
     /// # Errors
     /// As [`Rooms::add`].
-    pub fn check_space(&self, limits: &Limits, now: Instant) -> Result<(), ApiError> {
+    pub(crate) fn check_space(&self, limits: &Limits, now: Instant) -> Result<(), ApiError> {
         if self.rooms.len() >= limits.max_rooms {
             let retry_after = self
                 .rooms
@@ -409,7 +420,7 @@ impl Rooms {
     ///
     /// # Errors
     /// [`ApiError::NotFound`] when there is none (never made, or removed after its time).
-    pub fn get(&mut self, id: &str) -> Result<&mut Room, ApiError> {
+    pub(crate) fn get(&mut self, id: &str) -> Result<&mut Room, ApiError> {
         self.rooms.get_mut(id).ok_or_else(|| {
             ApiError::NotFound(format!(
                 "no room {id:?}: it never existed or was removed after its time"
@@ -419,7 +430,7 @@ impl Rooms {
 
     /// Runs every room's clocks and removes the expired rooms; returns the names of the rooms
     /// whose game just ended and of those removed.
-    pub fn tick(&mut self, limits: &Limits, now: Instant) -> (Vec<String>, Vec<String>) {
+    pub(crate) fn tick(&mut self, limits: &Limits, now: Instant) -> (Vec<String>, Vec<String>) {
         let ended = self
             .rooms
             .values_mut()

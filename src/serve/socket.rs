@@ -44,7 +44,7 @@ const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 /// The rooms, for each the channel that tells its browsers of every change, and the number of
 /// live connections to each.
 #[derive(Debug, Default)]
-pub struct Hub {
+pub(crate) struct Hub {
     rooms: Rooms,
     channels: HashMap<String, watch::Sender<RoomView>>,
     sockets: HashMap<String, usize>,
@@ -70,7 +70,7 @@ impl Hub {
 
     /// Runs the clocks of every room, tells the browsers of the games that just ended and
     /// closes the channels of the rooms removed.
-    pub fn tick(&mut self, limits: &Limits) {
+    pub(crate) fn tick(&mut self, limits: &Limits) {
         let now = Instant::now();
         let (ended, removed) = self.rooms.tick(limits, now);
         for id in ended {
@@ -156,7 +156,7 @@ fn ticket(id: &str, seat: Option<Player>, token: Option<String>, room: RoomView)
 /// `POST /api/rooms`: a new room for the board of `rules`, `k`, `width`, `height` and
 /// `topology`, with its creator in `seat` (`P1`, the default, or `P2`). Each client address may
 /// make a few rooms at once and a few a minute after that.
-pub async fn create(
+pub(crate) async fn create(
     State(app): State<Arc<AppState>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     RawQuery(query): RawQuery,
@@ -212,7 +212,7 @@ fn poisoned() -> ApiError {
 }
 
 /// `POST /api/rooms/{id}/join`: takes the free seat, or (both taken) lets the browser watch.
-pub async fn join(
+pub(crate) async fn join(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
@@ -226,7 +226,7 @@ pub async fn join(
 }
 
 /// `GET /api/rooms/{id}`: the room as its browsers see it (also once the game is over).
-pub async fn view(
+pub(crate) async fn view(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
@@ -239,7 +239,7 @@ pub async fn view(
 }
 
 /// `POST /api/rooms/{id}/move?token=...&column=N`: a move by the player holding `token`.
-pub async fn play(
+pub(crate) async fn play(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
@@ -251,7 +251,7 @@ pub async fn play(
 }
 
 /// `POST /api/rooms/{id}/resign?token=...`: the player holding `token` resigns.
-pub async fn resign(
+pub(crate) async fn resign(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
@@ -307,7 +307,7 @@ enum Note {
 
 /// `GET /api/rooms/{id}/live?token=...`: the live connection (a WebSocket) of a player (with
 /// their token) or a watcher (without), within the limits on live connections.
-pub async fn live(
+pub(crate) async fn live(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,

@@ -25,12 +25,13 @@ use crate::engine::outcome::GameResult;
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
 
-pub use book::Book;
+pub(crate) use book::Book;
 pub use keeping::Keeping;
 pub use memory::{Mib, MibError};
 pub use others::reference;
 use others::strip::StripSolver;
-pub use score::{Score, Value};
+pub(crate) use score::Score;
+pub use score::{UnknownRemoteness, Value};
 use search::Search;
 
 /// Default transposition table size for one solver.
@@ -233,7 +234,7 @@ impl Solver {
     /// The book's value of `pos` when the book holds it at `depth` or better (a weak request
     /// gets the outcome only, as a search would give it); `None` without a book. Costs no
     /// search, whatever the budget.
-    pub fn book_value(&self, pos: &Position, depth: Depth) -> Option<Value> {
+    pub(crate) fn book_value(&self, pos: &Position, depth: Depth) -> Option<Value> {
         self.book(pos.rules())?.value_at(pos, depth)
     }
 
@@ -653,7 +654,8 @@ impl Solver {
 
 /// Orders values from the point of view of the side to move in `pos`: higher is better.
 ///
-/// Wins rank above draws above losses; a quicker win and a slower loss rank higher.
+/// Wins rank above draws above losses; a quicker win and a slower loss rank higher; a value
+/// without remoteness ranks as the quickest of its kind.
 pub fn rank(pos: &Position, value: Value) -> i64 {
-    value.rank_for(pos.to_move())
+    value.rank_for(pos.to_move(), UnknownRemoteness::Quickest)
 }

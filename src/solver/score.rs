@@ -11,19 +11,19 @@ use crate::engine::rules::Variant;
 /// absolute ply `q` (the `q`-th disc ends it), the magnitude is `cells + 1 - q`, so a quicker
 /// win scores higher and a later loss scores higher (closer to zero). Because `q` counts from
 /// the start of the game, a score means the same wherever a position is reached.
-pub type Score = i32;
+pub(crate) type Score = i32;
 
 /// Score of a game that the side to move wins when ply `q` is played.
 ///
 /// For `q` past the last cell the result is zero or negative, which callers use as "no such win".
 #[inline]
-pub fn win_at(cells: u32, q: u32) -> Score {
+pub(crate) fn win_at(cells: u32, q: u32) -> Score {
     cells as Score + 1 - q as Score
 }
 
 /// Score of a game that the side to move loses when ply `q` is played.
 #[inline]
-pub fn loss_at(cells: u32, q: u32) -> Score {
+pub(crate) fn loss_at(cells: u32, q: u32) -> Score {
     -win_at(cells, q)
 }
 
@@ -36,14 +36,14 @@ pub fn loss_at(cells: u32, q: u32) -> Score {
 /// scores `win_at(cells, q)` all have one parity and the negative ones the other, and a null
 /// window between two scores of a parity asks the same question as one at either end.
 #[derive(Clone, Copy, Debug)]
-pub struct Achievable {
+pub(crate) struct Achievable {
     /// `empty` for normal rules, `empty - 1` for misère: positive scores have its parity.
     win_parity: Score,
 }
 
 impl Achievable {
     /// The achievable scores of a position with `empty` empty cells under `variant`.
-    pub fn new(empty: u32, variant: Variant) -> Achievable {
+    pub(crate) fn new(empty: u32, variant: Variant) -> Achievable {
         let empty = empty as Score;
         Achievable {
             win_parity: match variant {
@@ -54,7 +54,7 @@ impl Achievable {
     }
 
     /// Whether the position can have this score, if it lies within the empty cells' span.
-    pub fn contains(self, score: Score) -> bool {
+    pub(crate) fn contains(self, score: Score) -> bool {
         match score.signum() {
             0 => true,
             1 => (score - self.win_parity) % 2 == 0,
@@ -63,7 +63,7 @@ impl Achievable {
     }
 
     /// The smallest achievable score at least `score`.
-    pub fn at_least(self, score: Score) -> Score {
+    pub(crate) fn at_least(self, score: Score) -> Score {
         if self.contains(score) {
             score
         } else {
@@ -72,7 +72,7 @@ impl Achievable {
     }
 
     /// The largest achievable score at most `score`.
-    pub fn at_most(self, score: Score) -> Score {
+    pub(crate) fn at_most(self, score: Score) -> Score {
         if self.contains(score) {
             score
         } else {
@@ -91,11 +91,35 @@ pub struct Value {
     pub remoteness: Option<u32>,
 }
 
+/// Where [`Value::rank_for`] puts a value whose remoteness is unknown (a weak solve's, or a
+/// bound's) among the known values of its kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnknownRemoteness {
+    /// As the quickest game: an unknown win above every known win, an unknown loss below every
+    /// known loss. The Connect-k solver's choice, whose weak values are all unknown alike.
+    Quickest,
+    /// As a game longer than any board allows: an unknown win below every known win, an
+    /// unknown loss above every known loss. Quarto's choice, where a player facing a mix of
+    /// proved and unproved values prefers the proved win and fears the proved loss.
+    Slowest,
+}
+
+impl UnknownRemoteness {
+    /// The remoteness an unknown one counts as: longer than any game of up to 128 cells.
+    fn plies(self) -> u32 {
+        match self {
+            UnknownRemoteness::Quickest => 0,
+            UnknownRemoteness::Slowest => 1000,
+        }
+    }
+}
+
 impl Value {
     /// Orders values from `player`'s point of view: higher is better. Wins rank above draws
-    /// above losses; a quicker win and a slower loss rank higher.
-    pub fn rank_for(self, player: Player) -> i64 {
-        let far = i64::from(self.remoteness.unwrap_or(0));
+    /// above losses; a quicker win and a slower loss rank higher; a value without remoteness
+    /// ranks as `unknown` says.
+    pub fn rank_for(self, player: Player, unknown: UnknownRemoteness) -> i64 {
+        let far = i64::from(self.remoteness.unwrap_or(unknown.plies()));
         match self.result {
             GameResult::Win(p) if p == player => 1_000_000 - far,
             GameResult::Win(_) => -1_000_000 + far,
@@ -122,7 +146,7 @@ impl Value {
     }
 
     /// The value from a weak (sign-only) score: the result without remoteness.
-    pub fn from_sign(score: Score, to_move: Player) -> Value {
+    pub(crate) fn from_sign(score: Score, to_move: Player) -> Value {
         Value {
             remoteness: None,
             ..Value::from_score(score.signum(), 1, 0, to_move)
@@ -133,6 +157,30 @@ impl Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An unknown remoteness ranks beside the known ones as its name says, and never crosses
+    /// into another result.
+    #[test]
+    fn unknown_remoteness_ranks_quickest_or_slowest_of_its_kind() {
+        let me = Player::P1;
+        let value = |result, remoteness| Value { result, remoteness };
+        let (win, loss) = (GameResult::Win(me), GameResult::Win(me.other()));
+        let draw = value(GameResult::Draw, None).rank_for(me, UnknownRemoteness::Slowest);
+        for (unknown, win_above_known) in [
+            (UnknownRemoteness::Quickest, true),
+            (UnknownRemoteness::Slowest, false),
+        ] {
+            let rank = |v: Value| v.rank_for(me, unknown);
+            for far in [1, 5, 128] {
+                let known_win = rank(value(win, Some(far)));
+                let known_loss = rank(value(loss, Some(far)));
+                assert_eq!(rank(value(win, None)) > known_win, win_above_known);
+                assert_eq!(rank(value(loss, None)) < known_loss, win_above_known);
+                assert!(known_loss < draw && draw < known_win);
+            }
+            assert!(rank(value(loss, None)) < draw && draw < rank(value(win, None)));
+        }
+    }
 
     /// Every score a game can end with, from a position with `empty` cells left, is achievable,
     /// and snapping never skips one.

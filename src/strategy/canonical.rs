@@ -15,7 +15,7 @@ const NAME: StrategyName = StrategyName::Canonical;
 /// The five canonical boards of Table III, told apart by how many of the strategy player's
 /// discs (X) touch the filler at each end of the stretch of empty cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// No X at either end.
     A,
     /// One X at one end.
@@ -31,7 +31,7 @@ pub enum Kind {
 /// One canonical board: a stretch of empty cells of the row, bounded on each side by filler
 /// (the opponent's discs, full stretches and the walls), with X's discs next to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Board {
+pub(crate) struct CanonicalBoard {
     /// Its type.
     pub kind: Kind,
     /// Its number of empty cells (the subscript in the paper).
@@ -42,14 +42,14 @@ pub struct Board {
     left: usize,
 }
 
-impl Board {
+impl CanonicalBoard {
     /// The leftmost empty cell (0-based column).
-    pub fn first(&self) -> usize {
+    pub(crate) fn first(&self) -> usize {
         self.first
     }
 
     /// The rightmost empty cell (0-based column).
-    pub fn last(&self) -> usize {
+    pub(crate) fn last(&self) -> usize {
         self.first + self.empty - 1
     }
 
@@ -65,7 +65,7 @@ impl Board {
     }
 }
 
-impl fmt::Display for Board {
+impl fmt::Display for CanonicalBoard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:?}{}", self.kind, self.empty)
     }
@@ -76,7 +76,7 @@ impl fmt::Display for Board {
 /// # Errors
 /// A description of the first stretch that is no canonical board: X's discs between empty
 /// cells, or more Xs at its ends than boards A to E allow.
-pub fn boards(row: &[Option<Player>], me: Player) -> Result<Vec<Board>, String> {
+pub(crate) fn boards(row: &[Option<Player>], me: Player) -> Result<Vec<CanonicalBoard>, String> {
     let mut out = Vec::new();
     // Stretches between the opponent's discs (and the walls); full ones are filler.
     let mut start = 0;
@@ -111,7 +111,7 @@ pub fn boards(row: &[Option<Player>], me: Player) -> Result<Vec<Board>, String> 
                 ));
             }
         };
-        out.push(Board {
+        out.push(CanonicalBoard {
             kind,
             empty: middle.len(),
             first: offset + left,
@@ -158,7 +158,10 @@ pub fn canonical_move(row: &[Option<Player>], me: Player) -> Result<usize, Strin
 ///
 /// # Errors
 /// As [`canonical_move`].
-pub fn canonical_choice(row: &[Option<Player>], me: Player) -> Result<(Board, usize), String> {
+pub(crate) fn canonical_choice(
+    row: &[Option<Player>],
+    me: Player,
+) -> Result<(CanonicalBoard, usize), String> {
     let boards = boards(row, me)?;
     let total: usize = boards.iter().map(|b| b.empty).sum();
     tiers(total % 2 == 1)
@@ -170,7 +173,7 @@ pub fn canonical_choice(row: &[Option<Player>], me: Player) -> Result<(Board, us
         })
         .and_then(|board| board.prescribed().map(|cell| (*board, cell)))
         .ok_or_else(|| {
-            let seen: Vec<String> = boards.iter().map(Board::to_string).collect();
+            let seen: Vec<String> = boards.iter().map(CanonicalBoard::to_string).collect();
             format!("no board of the priority order among {}", seen.join(" "))
         })
 }
@@ -242,7 +245,7 @@ mod tests {
         boards(&row(text), P1)
             .unwrap()
             .iter()
-            .map(Board::to_string)
+            .map(CanonicalBoard::to_string)
             .collect()
     }
 

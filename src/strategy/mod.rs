@@ -32,7 +32,7 @@ pub struct Game<'a> {
 
 impl Game<'_> {
     /// The last move played, if any.
-    pub fn last_move(&self) -> Option<Column> {
+    pub(crate) fn last_move(&self) -> Option<Column> {
         self.moves.last().copied()
     }
 }
@@ -65,7 +65,7 @@ pub enum StrategyError {
 impl StrategyError {
     /// The strategy `strategy` does not apply to `rules` as `player`; `requirement` says what
     /// it needs.
-    pub fn not_applicable(
+    pub(crate) fn not_applicable(
         strategy: &'static str,
         rules: Rules,
         player: Player,
@@ -81,7 +81,7 @@ impl StrategyError {
 
     /// `Ok` when every condition of `requirements` holds; otherwise the first that fails, with
     /// its description, as [`StrategyError::NotApplicable`] for `strategy`.
-    pub fn require(
+    pub(crate) fn require(
         strategy: &'static str,
         rules: Rules,
         player: Player,
@@ -97,7 +97,7 @@ impl StrategyError {
 }
 
 /// The bottom row of `position`, left to right: who holds each cell, if anyone.
-pub fn bottom_row(position: &Position) -> Vec<Option<Player>> {
+pub(crate) fn bottom_row(position: &Position) -> Vec<Option<Player>> {
     (0..position.rules().width())
         .map(|column| position.cell(Cell { column, row: 0 }))
         .collect()

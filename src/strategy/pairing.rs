@@ -53,7 +53,7 @@ pub(super) fn partner(c: u32, width: u32) -> Option<u32> {
 /// The pairing move in the bottom row: take-other if `last` (the opponent's move) took one
 /// half of a bottom-row pair whose other half is empty, otherwise the rightmost empty
 /// bottom-row cell; `None` when the bottom row is full.
-pub fn bottom_row_move(
+pub(crate) fn bottom_row_move(
     pos: &crate::engine::position::Position,
     last: Option<Column>,
 ) -> Option<Column> {

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::canonical::{Board, boards, canonical_choice};
+use super::canonical::{CanonicalBoard, boards, canonical_choice};
 use super::pairing::partner;
 use super::table1::deciders;
 use super::tally::{Play, Tally, classify};
@@ -358,7 +358,7 @@ fn canonical_boards(strategy: StrategyName, position: &Position, player: Player)
     boards(&bottom_row(position), player)
         .unwrap_or_default()
         .iter()
-        .map(|b: &Board| BoardSpan {
+        .map(|b: &CanonicalBoard| BoardSpan {
             name: b.to_string(),
             columns: [b.first() as u32 + 1, b.last() as u32 + 1],
         })

@@ -49,7 +49,7 @@ impl Tally {
     }
 
     /// The moves left for `player`.
-    pub fn of_player(self, player: Player) -> u32 {
+    pub(crate) fn of_player(self, player: Player) -> u32 {
         match player {
             Player::P1 => self.p1,
             Player::P2 => self.p2,
@@ -59,7 +59,7 @@ impl Tally {
 
 /// The canonical plays of Table II, named by their effect on the tally.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Play {
+pub(crate) enum Play {
     /// Agrees with an existing template: the mover's tally drops by one.
     InTemplate,
     /// Contradicts a template walled in on both sides: the mover loses two, the opponent one.
@@ -73,7 +73,7 @@ pub enum Play {
 /// The play `player` makes by taking the empty `cell` of `row`, or `None` when the move
 /// completes a line (k = 2: a neighbour is the mover's), the row is empty, or the change in
 /// the tally is none of Table II's.
-pub fn classify(row: &[Option<Player>], cell: usize, player: Player) -> Option<Play> {
+pub(crate) fn classify(row: &[Option<Player>], cell: usize, player: Player) -> Option<Play> {
     if !is_safe(row, cell, player) {
         return None;
     }
@@ -93,7 +93,7 @@ pub fn classify(row: &[Option<Player>], cell: usize, player: Player) -> Option<P
 
 /// Whether the templates of `row` contradict each other somewhere, so that the row can no
 /// longer end in the alternating pattern of a draw and the game must have a loser.
-pub fn has_contradiction(row: &[Option<Player>]) -> bool {
+pub(crate) fn has_contradiction(row: &[Option<Player>]) -> bool {
     gaps(row).any(|gap| gap.contradicts())
 }
 

@@ -61,7 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         pos: Position::new(rules),
         turns: Vec::new(),
         me,
-        bot: args.opponent.player(ChaCha8Rng::seed_from_u64(seed)),
+        bot: args.opponent.bot(ChaCha8Rng::seed_from_u64(seed)),
     };
     terminal::play(&mut game)
 }
@@ -72,7 +72,7 @@ struct QuartoGame {
     pos: Position,
     turns: Vec<Turn>,
     me: Player,
-    bot: players::Player,
+    bot: players::Bot,
 }
 
 impl TerminalGame for QuartoGame {

@@ -20,15 +20,14 @@ use crate::engine::rules::{RulesError, Topology, Variant};
 use crate::solver::{Depth, Mib, Solver};
 use crate::strategy::table1;
 
-pub use patterns::{Class, Pattern, patterns};
-pub use row::Row;
+pub(crate) use row::Row;
 
 /// Every cylinder board of `grid` (each size and k of Table I's grid), under both rule sets,
 /// in a fixed order (by k, width, height, then misère before normal).
 ///
 /// # Errors
 /// [`RulesError`] if a board of the grid is not supported by the engine.
-pub fn boards(grid: Grid) -> Result<Vec<Board>, RulesError> {
+pub(crate) fn boards(grid: Grid) -> Result<Vec<Board>, RulesError> {
     Ok(grid
         .boards(Variant::Misere, Topology::Cylinder)?
         .into_iter()
@@ -53,7 +52,7 @@ pub struct Effort {
 /// `effort.strong_nodes` nodes, else its outcome alone within `effort.weak_nodes` (the row
 /// says which); `None` when neither finishes. The weak solve starts with what the exact one
 /// left in the table; the row counts the nodes and time of both.
-pub fn solve_board(board: Board, effort: Effort) -> Option<Row> {
+pub(crate) fn solve_board(board: Board, effort: Effort) -> Option<Row> {
     let start = Instant::now();
     let rules = board.rules();
     let empty = Position::new(rules);

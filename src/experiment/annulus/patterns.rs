@@ -11,7 +11,7 @@ use crate::engine::rules::Variant;
 
 /// A class of boards: a name and the test a board of it passes.
 #[derive(Clone, Copy)]
-pub struct Class {
+pub(crate) struct Class {
     /// What the boards of the class have in common, in words.
     pub name: &'static str,
     /// Whether a board (k, width, height) belongs to the class.
@@ -26,7 +26,7 @@ fn no_line_fits(k: u32, w: u32, h: u32) -> bool {
 
 /// The classes, in the order the report lists them. Every board with some line falls in
 /// exactly one of them (the test below checks it).
-pub const CLASSES: [Class; 12] = [
+pub(crate) const CLASSES: [Class; 12] = [
     Class {
         name: "no line fits (k > w and k > h)",
         holds: no_line_fits,
@@ -79,7 +79,7 @@ pub const CLASSES: [Class; 12] = [
 
 /// What the rows of one class and rule set show.
 #[derive(Clone, Debug)]
-pub struct Pattern<'a> {
+pub(crate) struct Pattern<'a> {
     /// The rule set.
     pub variant: Variant,
     /// The class's name.
@@ -94,13 +94,13 @@ pub struct Pattern<'a> {
 
 impl Pattern<'_> {
     /// The outcome most boards of the class have.
-    pub fn outcome(&self) -> GameResult {
+    pub(crate) fn outcome(&self) -> GameResult {
         self.counts[0].0
     }
 }
 
 /// The pattern of every class that has rows, for each rule set (misère first).
-pub fn patterns(rows: &[Row]) -> Vec<Pattern<'_>> {
+pub(crate) fn patterns(rows: &[Row]) -> Vec<Pattern<'_>> {
     let mut found = Vec::new();
     for variant in [Variant::Misere, Variant::Normal] {
         for class in CLASSES {

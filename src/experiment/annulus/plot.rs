@@ -13,7 +13,7 @@ use crate::experiment::export::svg::{MapCell, MapLabels, outcome_map};
 ///
 /// # Errors
 /// [`ExportError`] when the file cannot be drawn or written.
-pub fn outcome_map_of(
+pub(crate) fn outcome_map_of(
     path: &Path,
     variant: Variant,
     k: u32,

@@ -227,7 +227,7 @@ fn every_board(doc: &mut Document, rows: &[Row]) {
 
 /// Renders `rows` (sorted by k, width, height, rules) and the boards left `unsolved` at the
 /// node limits, as written by `command`.
-pub fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Report {
+pub(crate) fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Report {
     let summary = summary(rows, unsolved);
     let mut doc = Document::new("Connect-k on an annulus: cylinder boards against Table I");
     doc.paragraph(&summary).paragraph(&format!(

@@ -45,7 +45,7 @@ pub struct Row {
 
 impl Row {
     /// The board this row solved.
-    pub fn board(&self) -> Board {
+    pub(crate) fn board(&self) -> Board {
         Board {
             topology: self.topology,
             ..Board::flat(self.rules, self.k, self.width, self.height)
@@ -54,7 +54,7 @@ impl Row {
 
     /// Whether the cylinder's outcome differs from Table I's for the flat board (false where
     /// the paper makes no claim).
-    pub fn differs_from_flat(&self) -> bool {
+    pub(crate) fn differs_from_flat(&self) -> bool {
         self.flat_table1.is_some_and(|flat| flat != self.outcome)
     }
 }

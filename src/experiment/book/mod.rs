@@ -80,7 +80,7 @@ pub struct BookSpec {
 
 /// One solved position, as the build's CSV holds it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BookRow {
+pub(crate) struct BookRow {
     /// The canonical key of the position (see [`Position::canonical_key`]), in hexadecimal.
     pub key: String,
     /// Moves that reach the position (the column of `best` is a column of this position).
@@ -186,7 +186,11 @@ impl BookRow {
 /// # Errors
 /// [`BookBuildError::BadRow`] for a row that is not an unfinished position of `rules` or whose
 /// book move cannot be played.
-pub fn book_of_rows(rules: Rules, rows: &[BookRow], file: &str) -> Result<Book, BookBuildError> {
+pub(crate) fn book_of_rows(
+    rules: Rules,
+    rows: &[BookRow],
+    file: &str,
+) -> Result<Book, BookBuildError> {
     let mut entries = Vec::with_capacity(rows.len() * 2);
     for row in rows {
         entries.extend(row.entries(rules, file)?);

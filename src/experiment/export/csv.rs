@@ -141,7 +141,9 @@ fn bad_values<R: DeserializeOwned>(
 /// [`ExportError::Directory`] for a directory, and [`ExportError::Unreadable`] naming the line,
 /// and the column when one is at fault, for the first line that is not a row of `R`: a value
 /// of the wrong kind, a missing column, a line cut short.
-pub fn read_numbered_rows<R: DeserializeOwned>(path: &Path) -> Result<Vec<(u64, R)>, ExportError> {
+pub(crate) fn read_numbered_rows<R: DeserializeOwned>(
+    path: &Path,
+) -> Result<Vec<(u64, R)>, ExportError> {
     if path.is_dir() {
         return Err(ExportError::Directory {
             path: path.display().to_string(),
@@ -173,7 +175,7 @@ pub fn read_numbered_rows<R: DeserializeOwned>(path: &Path) -> Result<Vec<(u64, 
 ///
 /// # Errors
 /// As [`read_numbered_rows`], for the header line.
-pub fn read_header(path: &Path) -> Result<Vec<String>, ExportError> {
+pub(crate) fn read_header(path: &Path) -> Result<Vec<String>, ExportError> {
     if path.is_dir() {
         return Err(ExportError::Directory {
             path: path.display().to_string(),
@@ -191,7 +193,7 @@ pub fn read_header(path: &Path) -> Result<Vec<String>, ExportError> {
 ///
 /// # Errors
 /// As [`read_numbered_rows`].
-pub fn read_rows<R: DeserializeOwned>(path: &Path) -> Result<Vec<R>, ExportError> {
+pub(crate) fn read_rows<R: DeserializeOwned>(path: &Path) -> Result<Vec<R>, ExportError> {
     Ok(read_numbered_rows(path)?
         .into_iter()
         .map(|(_, row)| row)

@@ -13,14 +13,17 @@ fn parse<E: serde::de::Error>(text: &str, or: &str) -> Result<GameResult, E> {
 }
 
 /// A [`GameResult`]: `P1`, `P2` or `Draw`.
-pub mod outcome {
+pub(crate) mod outcome {
     use super::*;
 
     /// Writes the label.
     ///
     /// # Errors
     /// The serializer's.
-    pub fn serialize<S: Serializer>(result: &GameResult, serializer: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(
+        result: &GameResult,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(result.label())
     }
 
@@ -28,20 +31,22 @@ pub mod outcome {
     ///
     /// # Errors
     /// For anything but `P1`, `P2` or `Draw`.
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<GameResult, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<GameResult, D::Error> {
         parse(&String::deserialize(deserializer)?, "")
     }
 }
 
 /// An optional [`GameResult`]: `P1`, `P2`, `Draw`, or empty for none.
-pub mod optional_outcome {
+pub(crate) mod optional_outcome {
     use super::*;
 
     /// Writes the label, or nothing.
     ///
     /// # Errors
     /// The serializer's.
-    pub fn serialize<S: Serializer>(
+    pub(crate) fn serialize<S: Serializer>(
         result: &Option<GameResult>,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
@@ -55,7 +60,7 @@ pub mod optional_outcome {
     ///
     /// # Errors
     /// For anything but `P1`, `P2`, `Draw` or an empty field.
-    pub fn deserialize<'de, D: Deserializer<'de>>(
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Option<GameResult>, D::Error> {
         Option::<String>::deserialize(deserializer)?
@@ -65,8 +70,9 @@ pub mod optional_outcome {
 }
 
 /// The outcome of a solve that may stop at its node limit: `P1`, `P2`, `Draw`, or
-/// `unfinished` for none.
-pub mod outcome_or_unfinished {
+/// `unfinished` for none. Only Quarto's sweeps stop at a node limit.
+#[cfg(feature = "quarto")]
+pub(crate) mod outcome_or_unfinished {
     use super::*;
 
     /// The word for a solve stopped by its node limit.
@@ -76,7 +82,7 @@ pub mod outcome_or_unfinished {
     ///
     /// # Errors
     /// The serializer's.
-    pub fn serialize<S: Serializer>(
+    pub(crate) fn serialize<S: Serializer>(
         result: &Option<GameResult>,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
@@ -87,7 +93,7 @@ pub mod outcome_or_unfinished {
     ///
     /// # Errors
     /// For anything but `P1`, `P2`, `Draw` or `unfinished`.
-    pub fn deserialize<'de, D: Deserializer<'de>>(
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Option<GameResult>, D::Error> {
         let text = String::deserialize(deserializer)?;

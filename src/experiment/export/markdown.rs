@@ -5,15 +5,6 @@ use std::path::Path;
 use super::{ExportError, write_text};
 
 /// A Markdown document under construction. Blocks are separated by one blank line.
-///
-/// # Examples
-/// ```
-/// use connectk::experiment::export::markdown::Document;
-/// let mut doc = Document::new("Results");
-/// doc.paragraph("All agree.")
-///     .table(&["k", "boards"], [vec!["2".to_string(), "10".to_string()]]);
-/// assert_eq!(doc.text(), "# Results\n\nAll agree.\n\n| k | boards |\n|---|---|\n| 2 | 10 |\n");
-/// ```
 #[derive(Clone, Debug)]
 pub struct Document {
     text: String,
@@ -21,14 +12,16 @@ pub struct Document {
 
 impl Document {
     /// A document with a level-one `title`.
-    pub fn new(title: &str) -> Document {
+    pub(crate) fn new(title: &str) -> Document {
         Document {
             text: format!("# {title}\n"),
         }
     }
 
     /// A document without a title: its first block starts it.
-    pub fn untitled() -> Document {
+    // Only Quarto's sweep report starts without a title.
+    #[cfg(feature = "quarto")]
+    pub(crate) fn untitled() -> Document {
         Document {
             text: String::new(),
         }
@@ -43,7 +36,7 @@ impl Document {
     }
 
     /// A level-two heading.
-    pub fn heading(&mut self, text: &str) -> &mut Document {
+    pub(crate) fn heading(&mut self, text: &str) -> &mut Document {
         let block = self.block();
         block.push_str("## ");
         block.push_str(text);
@@ -52,7 +45,7 @@ impl Document {
     }
 
     /// A paragraph (or any text block written as is, such as an image link).
-    pub fn paragraph(&mut self, text: &str) -> &mut Document {
+    pub(crate) fn paragraph(&mut self, text: &str) -> &mut Document {
         let block = self.block();
         block.push_str(text);
         block.push('\n');
@@ -60,7 +53,7 @@ impl Document {
     }
 
     /// A table with `header` and one line per row (cells written as given).
-    pub fn table(
+    pub(crate) fn table(
         &mut self,
         header: &[&str],
         rows: impl IntoIterator<Item = Vec<String>>,
@@ -75,7 +68,7 @@ impl Document {
     }
 
     /// A bulleted list.
-    pub fn bullets(&mut self, items: impl IntoIterator<Item = String>) -> &mut Document {
+    pub(crate) fn bullets(&mut self, items: impl IntoIterator<Item = String>) -> &mut Document {
         let block = self.block();
         for item in items {
             block.push_str(&format!("- {item}\n"));
@@ -110,6 +103,17 @@ pub struct Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_follows_a_paragraph_after_one_blank_line() {
+        let mut doc = Document::new("Results");
+        doc.paragraph("All agree.")
+            .table(&["k", "boards"], [vec!["2".to_string(), "10".to_string()]]);
+        assert_eq!(
+            doc.text(),
+            "# Results\n\nAll agree.\n\n| k | boards |\n|---|---|\n| 2 | 10 |\n"
+        );
+    }
 
     #[test]
     fn blocks_are_separated_by_one_blank_line() {

@@ -5,10 +5,10 @@
 //! new one, never half of one; a destination that is a device or a FIFO is written in place.
 
 pub mod csv;
-pub mod labels;
+pub(crate) mod labels;
 pub mod markdown;
 mod output;
-pub mod svg;
+pub(crate) mod svg;
 
 use std::path::Path;
 
@@ -101,7 +101,7 @@ pub fn check_writable(dir: &Path) -> Result<(), ExportError> {
 ///
 /// # Errors
 /// [`ExportError`] naming the file when it or its directory cannot be written.
-pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
+pub(crate) fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
     use std::io::Write as _;
     let mut output = Output::create(path)?;
     output.write_all(bytes).map_err(write_error(path))?;
@@ -112,7 +112,7 @@ pub fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
 ///
 /// # Errors
 /// [`ExportError`] naming the file when it or its directory cannot be written.
-pub fn write_text(path: &Path, text: &str) -> Result<(), ExportError> {
+pub(crate) fn write_text(path: &Path, text: &str) -> Result<(), ExportError> {
     write_bytes(path, text.as_bytes())
 }
 

@@ -62,7 +62,7 @@ struct Rename {
     destination: PathBuf,
 }
 
-/// A file being written (see [`Destination`]). Its errors name the path it was created with.
+/// A file being written. Its errors name the path it was created with.
 /// Dropped before [`Output::finish`], it removes its temporary file, so that a failed run
 /// leaves nothing half-written behind.
 #[derive(Debug)]
@@ -124,7 +124,7 @@ impl Output {
     }
 
     /// The path the file was created with.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 

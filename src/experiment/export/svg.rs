@@ -11,14 +11,14 @@ use super::{ExportError, write_text};
 use crate::engine::outcome::{GameResult, Player};
 
 /// The first player's colour in every plot (blue).
-pub const P1_COLOUR: RGBColor = RGBColor(66, 133, 244);
+pub(crate) const P1_COLOUR: RGBColor = RGBColor(66, 133, 244);
 /// The second player's colour in every plot (red).
-pub const P2_COLOUR: RGBColor = RGBColor(234, 67, 53);
+pub(crate) const P2_COLOUR: RGBColor = RGBColor(234, 67, 53);
 /// The colour of a draw (grey).
-pub const DRAW_COLOUR: RGBColor = RGBColor(189, 189, 189);
+pub(crate) const DRAW_COLOUR: RGBColor = RGBColor(189, 189, 189);
 
 /// The colour of a game's result.
-pub fn outcome_colour(result: GameResult) -> RGBColor {
+pub(crate) fn outcome_colour(result: GameResult) -> RGBColor {
     match result {
         GameResult::Win(Player::P1) => P1_COLOUR,
         GameResult::Win(Player::P2) => P2_COLOUR,
@@ -27,7 +27,7 @@ pub fn outcome_colour(result: GameResult) -> RGBColor {
 }
 
 /// The drawing area a plot paints on.
-pub type Canvas<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+pub(crate) type Canvas<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
 /// Draws a plot of `size` pixels on a white canvas with `paint` and writes it to `path`,
 /// whole.
@@ -35,7 +35,7 @@ pub type Canvas<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 /// # Errors
 /// [`ExportError::Plot`] when `paint` fails, [`ExportError::Io`] when the file cannot be
 /// written.
-pub fn write_svg(
+pub(crate) fn write_svg(
     path: &Path,
     size: (u32, u32),
     paint: impl FnOnce(&Canvas<'_>) -> Result<(), Box<dyn Error>>,
@@ -58,7 +58,7 @@ pub fn write_svg(
 /// One square of an outcome map: a board at (`x`, `y`) and its result, crossed out when
 /// `marked` (for instance where it differs from a published value).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MapCell {
+pub(crate) struct MapCell {
     /// Position across (a board's width, say).
     pub x: u32,
     /// Position up (a board's height, say).
@@ -71,7 +71,7 @@ pub struct MapCell {
 
 /// The axis names and title of an outcome map.
 #[derive(Clone, Copy, Debug)]
-pub struct MapLabels<'a> {
+pub(crate) struct MapLabels<'a> {
     /// The caption above the map.
     pub title: &'a str,
     /// What `x` counts.
@@ -85,7 +85,7 @@ pub struct MapLabels<'a> {
 ///
 /// # Errors
 /// [`ExportError`] when the file cannot be drawn or written.
-pub fn outcome_map(
+pub(crate) fn outcome_map(
     path: &Path,
     labels: MapLabels<'_>,
     cells: &[MapCell],

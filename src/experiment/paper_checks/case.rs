@@ -166,7 +166,7 @@ impl Case {
     ///
     /// # Errors
     /// A message naming the range at fault and what is allowed.
-    pub fn check_ranges(&self) -> Result<(), String> {
+    pub(crate) fn check_ranges(&self) -> Result<(), String> {
         let ranges = [
             ("k", self.k, 1, MAX_K),
             ("width", self.width, 1, 64),

@@ -34,7 +34,7 @@ pub struct MoveClaim {
 }
 
 /// What one check of this module found.
-pub struct Finding {
+pub(crate) struct Finding {
     /// The player the check is about: the one to move for a move claim, the mover for Table II.
     pub player: Option<Player>,
     /// Whether the claim held.
@@ -60,7 +60,11 @@ impl Finding {
 
 /// Checks each move claim on `rules` with the exact solver, one finding per claim (a claim
 /// whose line or moves cannot be read on this board is one that does not hold).
-pub fn check_all_moves(rules: Rules, claims: &[MoveClaim], solver: &mut Solver) -> Vec<Finding> {
+pub(crate) fn check_all_moves(
+    rules: Rules,
+    claims: &[MoveClaim],
+    solver: &mut Solver,
+) -> Vec<Finding> {
     claims
         .iter()
         .map(|claim| check_moves(rules, claim, solver).unwrap_or_else(Finding::unusable))
@@ -68,7 +72,7 @@ pub fn check_all_moves(rules: Rules, claims: &[MoveClaim], solver: &mut Solver) 
 }
 
 /// Checks Table II on `rules` for each side, when it is a one-row board with k = 2.
-pub fn check_table_2_both(rules: Rules) -> Vec<Finding> {
+pub(crate) fn check_table_2_both(rules: Rules) -> Vec<Finding> {
     if rules.k() != 2 || rules.height() != 1 {
         return vec![Finding::unusable(
             "Table II is about one-row boards with k = 2".into(),
@@ -143,7 +147,7 @@ fn check_moves(rules: Rules, claim: &MoveClaim, solver: &mut Solver) -> Result<F
 
 /// The named plays of Table II.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum NamedPlay {
+pub(crate) enum NamedPlay {
     /// Agrees with a template that reaches the cell.
     InTemplate,
     /// Goes against the templates of a stretch with discs at both ends.

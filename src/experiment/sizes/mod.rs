@@ -26,8 +26,9 @@ use crate::solver::{Budget, Depth, Mib, Solver};
 use crate::strategy::{StrategyName, table1};
 use crate::verify::{Claim, Verdict, verify};
 
-pub use published::{NotPublished, Published, SOURCE, normal_connect_four};
-pub use report::markdown;
+pub(crate) use published::normal_connect_four;
+pub use published::{NotPublished, Published};
+pub(crate) use report::markdown;
 pub use row::{Attempt, Row};
 
 /// The boards of a size table: for each line length, every board with both sides at least

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::outcome::{GameResult, Player};
 
 /// Where the published values come from, for reports.
-pub const SOURCE: &str = "J. Tromp (width + height <= 15) and C. Steininger (= 16), as tabled in the readme of Steininger's c4 solver";
+pub(crate) const SOURCE: &str = "J. Tromp (width + height <= 15) and C. Steininger (= 16), as tabled in the readme of Steininger's c4 solver";
 
 /// Rows of the published outcome table, height 4 first; each row starts at width 4. `1`: the
 /// first player wins, `2`: the second, `D`: draw.
@@ -91,7 +91,7 @@ impl TryFrom<String> for Published {
 
 /// The published value of normal Connect Four on a `width` x `height` board; `None` where the
 /// tables give nothing.
-pub fn normal_connect_four(width: u32, height: u32) -> Option<Published> {
+pub(crate) fn normal_connect_four(width: u32, height: u32) -> Option<Published> {
     let row = height.checked_sub(4)? as usize;
     let column = width.checked_sub(4)? as usize;
     let outcome = match OUTCOMES.get(row)?.as_bytes().get(column)? {

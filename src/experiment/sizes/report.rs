@@ -160,7 +160,7 @@ fn open_boards(doc: &mut Document, latest: &BTreeMap<Board, &Attempt>) {
 
 /// Renders the finished `rows` and the `open` attempts, which are those of boards without a
 /// row (only the latest of each board is shown), quoting `command`.
-pub fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Report {
+pub(crate) fn markdown(rows: &[Row], open: &[Attempt], command: &str) -> Report {
     let latest = latest_open(open);
     let summary = summary(rows, latest.len());
     let mut doc = Document::new("Who wins, and on which ply, by board size");

@@ -55,7 +55,7 @@ pub struct Row {
 
 impl Row {
     /// The board of this row.
-    pub fn board(&self) -> Board {
+    pub(crate) fn board(&self) -> Board {
         Board::flat(self.rules, self.k, self.width, self.height)
     }
 }
@@ -90,7 +90,7 @@ pub struct Attempt {
 
 impl Attempt {
     /// The board attempted.
-    pub fn board(&self) -> Board {
+    pub(crate) fn board(&self) -> Board {
         Board::flat(self.rules, self.k, self.width, self.height)
     }
 }

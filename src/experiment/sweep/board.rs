@@ -22,7 +22,7 @@ pub struct Board {
 
 impl Board {
     /// A flat board.
-    pub fn flat(variant: Variant, k: u32, width: u32, height: u32) -> Board {
+    pub(crate) fn flat(variant: Variant, k: u32, width: u32, height: u32) -> Board {
         Board {
             variant,
             topology: Topology::Flat,
@@ -36,7 +36,7 @@ impl Board {
     ///
     /// # Errors
     /// [`RulesError`] for a board the engine does not take.
-    pub fn checked_rules(self) -> Result<Rules, RulesError> {
+    pub(crate) fn checked_rules(self) -> Result<Rules, RulesError> {
         Ok(Rules::new(self.k, self.width, self.height, self.variant)?.with_topology(self.topology))
     }
 
@@ -44,7 +44,7 @@ impl Board {
     ///
     /// # Panics
     /// For a board the engine does not take; every grid checks its boards when it lists them.
-    pub fn rules(self) -> Rules {
+    pub(crate) fn rules(self) -> Rules {
         self.checked_rules().expect("grid boards are valid")
     }
 

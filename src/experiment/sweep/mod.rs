@@ -360,7 +360,7 @@ impl<'a, S: Sweep> Run<'a, S> {
 ///
 /// # Errors
 /// [`SweepError`] when the grid cannot be listed or a file cannot be written.
-pub fn publish<S: Sweep>(
+pub(crate) fn publish<S: Sweep>(
     sweep: &S,
     dir: &Path,
     rows: Vec<S::Row>,

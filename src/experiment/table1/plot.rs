@@ -11,7 +11,7 @@ use crate::experiment::export::svg::{MapCell, MapLabels, outcome_map};
 ///
 /// # Errors
 /// [`ExportError`] when the file cannot be drawn or written.
-pub fn outcome_map_of_k(path: &Path, k: u32, rows: &[&Row]) -> Result<(), ExportError> {
+pub(crate) fn outcome_map_of_k(path: &Path, k: u32, rows: &[&Row]) -> Result<(), ExportError> {
     let cells: Vec<MapCell> = rows
         .iter()
         .map(|r| MapCell {

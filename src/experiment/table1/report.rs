@@ -107,7 +107,7 @@ fn disagreements(
 /// Renders `rows` (sorted by k, width, height) and the `unsolved` boards (with the reason
 /// `why`), quoting `command`; `line_of` gives a move sequence that shows the solver's outcome
 /// for a disagreeing board (a principal variation), or `None` when none was found in time.
-pub fn markdown(
+pub(crate) fn markdown(
     rows: &[Row],
     unsolved: &[Board],
     why: Unsolved,

@@ -49,7 +49,7 @@ impl Row {
     ///
     /// # Errors
     /// The first problem found, with the column at fault.
-    pub fn check(&self) -> Result<(), LineProblem> {
+    pub(crate) fn check(&self) -> Result<(), LineProblem> {
         let problem = |field: &str, message: String| {
             Err(LineProblem {
                 field: Some(field.to_string()),
@@ -126,7 +126,7 @@ impl Row {
     }
 
     /// The board this row solved.
-    pub fn board(&self) -> Board {
+    pub(crate) fn board(&self) -> Board {
         Board::flat(self.rules, self.k, self.width, self.height)
     }
 }

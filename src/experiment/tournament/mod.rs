@@ -10,7 +10,7 @@ use crate::arena::{
 };
 use crate::engine::rules::Rules;
 
-pub use report::{PairingRow, markdown, publish, rows};
+pub use report::{PairingRow, publish, rows};
 
 /// Why a tournament could not be set up or played.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -186,7 +186,7 @@ pub fn play<E: From<TournamentError> + From<MatchError>>(
 impl Tournament {
     /// The counts of `p1` (moving first) against `p2`, or `None` when that pairing was skipped
     /// or does not exist.
-    pub fn tally(&self, p1: PlayerName, p2: PlayerName) -> Option<&MatchCounts> {
+    pub(crate) fn tally(&self, p1: PlayerName, p2: PlayerName) -> Option<&MatchCounts> {
         self.pairings
             .iter()
             .find(|p| p.p1 == p1 && p.p2 == p2)

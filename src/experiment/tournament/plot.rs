@@ -37,7 +37,7 @@ fn score_colour(score: f64) -> RGBColor {
 ///
 /// # Errors
 /// [`ExportError`] when the file cannot be drawn or written.
-pub fn score_matrix(path: &Path, t: &Tournament) -> Result<(), ExportError> {
+pub(crate) fn score_matrix(path: &Path, t: &Tournament) -> Result<(), ExportError> {
     let n = t.players.len() as i32;
     let longest = t
         .players
@@ -116,7 +116,7 @@ pub fn score_matrix(path: &Path, t: &Tournament) -> Result<(), ExportError> {
 ///
 /// # Errors
 /// [`ExportError`] when the file cannot be drawn or written.
-pub fn win_rates(path: &Path, t: &Tournament) -> Result<(), ExportError> {
+pub(crate) fn win_rates(path: &Path, t: &Tournament) -> Result<(), ExportError> {
     let played = rate_rows(t);
     let rows = played.len().max(1) as i32;
     let label_width = played.iter().map(|p| p.label.len()).max().unwrap_or(1) as i32 * 7 + 20;

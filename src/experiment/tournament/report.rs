@@ -219,7 +219,7 @@ fn pairings(doc: &mut Document, t: &Tournament) {
 /// The Markdown summary: standings over both colours, the score matrix, every pairing with
 /// its intervals, and the pairings that were skipped with the reason. `command` is the command
 /// line that produced the tournament, quoted at the top.
-pub fn markdown(tournament: &Tournament, command: &str) -> Document {
+pub(crate) fn markdown(tournament: &Tournament, command: &str) -> Document {
     let t = tournament;
     let mut doc = Document::new(&format!("Tournament on {}", t.rules));
     doc.paragraph(&format!(

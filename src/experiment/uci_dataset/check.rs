@@ -100,7 +100,7 @@ impl Selection {
     }
 
     /// Whether line `line` (counted from 1) is selected.
-    pub fn contains(self, line: usize) -> bool {
+    pub(crate) fn contains(self, line: usize) -> bool {
         line >= 1 && (self.offset..self.offset + self.run).contains(&((line - 1) % self.every))
     }
 
@@ -119,7 +119,7 @@ impl Selection {
 }
 
 /// Weak-solves `example` and compares the result with the data set.
-pub fn check(solver: &mut Solver, example: &Example) -> Row {
+pub(crate) fn check(solver: &mut Solver, example: &Example) -> Row {
     let cpu_start = thread_cpu_micros();
     let solution = solver.solve_weak(&example.position);
     let cpu_micros = thread_cpu_micros().saturating_sub(cpu_start);

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 /// only where it took over half of another range (a handful of times per worker), so the load
 /// stays balanced to the last index without scattering anyone's lines.
 #[derive(Debug)]
-pub struct Ranges {
+pub(crate) struct Ranges {
     /// Each worker's range still to do, as `start..end`.
     ranges: Mutex<Vec<(usize, usize)>>,
 }
@@ -18,7 +18,7 @@ pub struct Ranges {
 impl Ranges {
     /// `0..len` split among `workers` workers (at least 1) into ranges whose lengths differ
     /// by at most one.
-    pub fn new(len: usize, workers: usize) -> Ranges {
+    pub(crate) fn new(len: usize, workers: usize) -> Ranges {
         let workers = workers.max(1);
         let ranges = (0..workers)
             .map(|w| (len * w / workers, len * (w + 1) / workers))
@@ -30,7 +30,7 @@ impl Ranges {
 
     /// The next index for worker `worker` (below the worker count given to [`Ranges::new`]),
     /// or `None` once every index has been handed out.
-    pub fn next(&self, worker: usize) -> Option<usize> {
+    pub(crate) fn next(&self, worker: usize) -> Option<usize> {
         // A worker that panicked while holding the lock left the ranges consistent (every
         // update below is a single assignment), so a poisoned lock is still usable.
         let mut ranges = self.ranges.lock().unwrap_or_else(|e| e.into_inner());

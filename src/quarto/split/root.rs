@@ -15,7 +15,12 @@ use super::openings::key_text;
 ///
 /// # Panics
 /// When an opening reached has no value: give the values of every class.
-pub fn root_value(rules: &Rules, turns: u32, values: &[(String, Value)], exact: bool) -> Value {
+pub(crate) fn root_value(
+    rules: &Rules,
+    turns: u32,
+    values: &[(String, Value)],
+    exact: bool,
+) -> Value {
     let canon = Canonizer::new(rules);
     let scores: HashMap<String, i32> = values
         .iter()

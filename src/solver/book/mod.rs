@@ -249,7 +249,11 @@ impl Book {
     /// The value of `pos` as a solve at `depth` gives it, when the book holds it well enough:
     /// a weak request gets the outcome only (even from an exact entry), a strong one needs an
     /// exact entry.
-    pub fn value_at<B: Bits>(&self, pos: &Position<B>, depth: super::Depth) -> Option<Value> {
+    pub(crate) fn value_at<B: Bits>(
+        &self,
+        pos: &Position<B>,
+        depth: super::Depth,
+    ) -> Option<Value> {
         let value = self.value(pos)?;
         match depth {
             super::Depth::Weak => Some(Value {

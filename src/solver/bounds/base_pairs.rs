@@ -47,7 +47,11 @@ const MAX_BASE_CELLS: usize = 6;
 /// `their_threats` are the empty cells that would complete a line of the opponent's (the
 /// caller has them already). A loss comes by the ply [`latest_loss`] finds for the winner's
 /// discs and cells: the strategy holds until the game is over.
-pub fn bound_by_base_pairs<B: Bits>(pos: &Position<B>, their_threats: B, enough: Score) -> Score {
+pub(crate) fn bound_by_base_pairs<B: Bits>(
+    pos: &Position<B>,
+    their_threats: B,
+    enough: Score,
+) -> Score {
     let layout = pos.layout();
     let h = pos.rules().height();
     let lowest_parity = layout.lowest_parity_cells(pos.mask());

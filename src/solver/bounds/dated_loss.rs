@@ -19,7 +19,7 @@ use crate::solver::score::Score;
 /// Returns that bound for the line with the largest `above`, or [`Score::MAX`] when no line
 /// gives a bound at most `enough` (when `enough` is -1 or more: when there is no line). Rows
 /// are counted from the bottom of the board, so the bound holds on cylinders as well.
-pub fn latest_loss<B: Bits>(pos: &Position<B>, discs: B, cells: B, enough: Score) -> Score {
+pub(crate) fn latest_loss<B: Bits>(pos: &Position<B>, discs: B, cells: B, enough: Score) -> Score {
     let h = pos.rules().height();
     let mut above = above_needed(enough);
     if !line_low_enough(pos, discs, cells, above) {
@@ -33,13 +33,13 @@ pub fn latest_loss<B: Bits>(pos: &Position<B>, discs: B, cells: B, enough: Score
 
 /// The fewest empty cells over each empty cell of a line for [`latest_loss`] to give a bound
 /// at most `enough`.
-pub fn above_needed(enough: Score) -> u32 {
+pub(crate) fn above_needed(enough: Score) -> u32 {
     (-1 - enough).max(0).unsigned_abs()
 }
 
 /// Whether `discs` and the cells of `cells` with at least `above` empty cells over them hold
 /// a line (never when `above` is the height or more: no cell has that many over it).
-pub fn line_low_enough<B: Bits>(pos: &Position<B>, discs: B, cells: B, above: u32) -> bool {
+pub(crate) fn line_low_enough<B: Bits>(pos: &Position<B>, discs: B, cells: B, above: u32) -> bool {
     let h = pos.rules().height();
     above < h
         && pos
@@ -53,7 +53,10 @@ pub fn line_low_enough<B: Bits>(pos: &Position<B>, discs: B, cells: B, above: u3
 /// to rule out: it is looked for at once, and `None` means the strategy is of no use. From -1
 /// up (the windows of an outcome) it is looked for last, only when the rest holds, as before
 /// bounds told the ply of a loss.
-pub fn loss_when_needed(enough: Score, loss: impl Fn() -> Score) -> Option<impl Fn() -> Score> {
+pub(crate) fn loss_when_needed(
+    enough: Score,
+    loss: impl Fn() -> Score,
+) -> Option<impl Fn() -> Score> {
     let early = if enough < -1 {
         match loss() {
             Score::MAX => return None,

@@ -21,11 +21,11 @@
 //! opponent can always strand it.
 
 /// An empty cell of a row.
-pub const EMPTY: u8 = 0;
+pub(crate) const EMPTY: u8 = 0;
 /// A disc of the side to move.
-pub const MINE: u8 = 1;
+pub(crate) const MINE: u8 = 1;
 /// A disc of the other player.
-pub const THEIRS: u8 = 2;
+pub(crate) const THEIRS: u8 = 2;
 
 /// The fewest reserved cells (0 or 1) with which pairs of consecutive empty cells of `cells`
 /// guard every window of `k` cells open for `player` ([`MINE`] or [`THEIRS`]): each such window
@@ -35,7 +35,7 @@ pub const THEIRS: u8 = 2;
 /// last empty cell opened a pair still waiting for its partner (the next empty cell), it keeps
 /// the largest left end of a finished guard (a closed pair or the reserved cell): a window is
 /// guarded exactly when that left end lies inside it, so the largest is the best to keep.
-pub fn reserved_cells_needed(cells: &[u8], k: usize, player: u8) -> Option<u8> {
+pub(crate) fn reserved_cells_needed(cells: &[u8], k: usize, player: u8) -> Option<u8> {
     let other = MINE + THEIRS - player;
     // best[2 * reserved + waiting]: the largest left end of a finished guard (-1: none yet),
     // or `None` when no choice so far reaches that state.
@@ -94,7 +94,7 @@ pub fn reserved_cells_needed(cells: &[u8], k: usize, player: u8) -> Option<u8> {
 ///   cells and `k <= len`, pairs of neighbouring empty cells (in ring order, starting at the
 ///   first empty cell or at the second) that put a whole pair in every window are a guard
 ///   with no reserved cell.
-pub fn ring_reserved_cells_needed(cells: &[u8], k: usize, player: u8) -> Option<u8> {
+pub(crate) fn ring_reserved_cells_needed(cells: &[u8], k: usize, player: u8) -> Option<u8> {
     let other = MINE + THEIRS - player;
     let len = cells.len();
     if let Some(at) = cells.iter().position(|&cell| cell == other) {
@@ -130,7 +130,7 @@ pub fn ring_reserved_cells_needed(cells: &[u8], k: usize, player: u8) -> Option<
 
 /// Whether a player guarding with one reserved cell is never stuck, when `empty_cells` empty
 /// cells are left (the reserved one included) and the player is to move when `to_move`.
-pub fn reserve_affordable(empty_cells: usize, to_move: bool) -> bool {
+pub(crate) fn reserve_affordable(empty_cells: usize, to_move: bool) -> bool {
     to_move == empty_cells.is_multiple_of(2)
 }
 

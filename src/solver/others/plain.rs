@@ -14,7 +14,7 @@ use crate::solver::score::{Score, loss_at, win_at};
 
 /// The exact score of a position for the side to move (see [`Score`]), remembering the
 /// scores of the positions it meets in `memo`.
-pub fn plain_score(pos: &Position, memo: &mut HashMap<u128, Score>) -> Score {
+pub(crate) fn plain_score(pos: &Position, memo: &mut HashMap<u128, Score>) -> Score {
     let key = pos.key().to_u128();
     if let Some(&score) = memo.get(&key) {
         return score;
@@ -37,14 +37,14 @@ pub fn plain_score(pos: &Position, memo: &mut HashMap<u128, Score>) -> Score {
 
 /// The sign of a position's value for the side to move (1 win, 0 draw, -1 loss), from
 /// [`plain_score`] with the same `memo`.
-pub fn plain_sign(pos: &Position, memo: &mut HashMap<u128, Score>) -> i8 {
+pub(crate) fn plain_sign(pos: &Position, memo: &mut HashMap<u128, Score>) -> i8 {
     plain_score(pos, memo).signum() as i8
 }
 
 /// The positions of a game under `rules` that plays `choices` (each an index into the legal
 /// moves, taken modulo their number), after each move, up to the first finished position
 /// (which is left out).
-pub fn positions_along(rules: Rules, choices: &[usize]) -> Vec<Position> {
+pub(crate) fn positions_along(rules: Rules, choices: &[usize]) -> Vec<Position> {
     let mut pos = Position::new(rules);
     let mut along = Vec::new();
     for &choice in choices {
@@ -60,7 +60,7 @@ pub fn positions_along(rules: Rules, choices: &[usize]) -> Vec<Position> {
 
 /// The empty cells that would complete a line of the opponent's (the player not to move), as
 /// the search hands them to the strategy bounds; computed here straight from the engine.
-pub fn threats_of(pos: &Position) -> u128 {
+pub(crate) fn threats_of(pos: &Position) -> u128 {
     pos.completing_cells(pos.to_move().other())
 }
 
@@ -68,7 +68,7 @@ pub fn threats_of(pos: &Position) -> u128 {
 /// (see [`positions_along`]): wherever `bound` proves a loss by some ply (a score below zero)
 /// or at most a draw (0), the position's exact score must be no higher. Positions with more
 /// than `max_empty` empty cells are skipped, where plain minimax is too slow.
-pub fn bound_holds_along(
+pub(crate) fn bound_holds_along(
     rules: Rules,
     choices: &[usize],
     max_empty: u32,

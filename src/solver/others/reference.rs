@@ -154,16 +154,6 @@ impl ReferenceSolver {
         self.nodes
     }
 
-    /// The blog-convention score of the position after `columns` (0-based), or only its sign
-    /// when `weak`.
-    ///
-    /// # Errors
-    /// [`ReferenceError`] when a column is not playable or a move ends the game.
-    pub fn score(&mut self, columns: &[u32], weak: bool) -> Result<i32, ReferenceError> {
-        let board = replay(columns)?;
-        Ok(self.solve(&board, weak))
-    }
-
     /// The value of the position after `columns` (0-based) in the main solver's terms (who
     /// wins; remoteness unless `weak`), for comparing the two solvers.
     ///
@@ -318,8 +308,9 @@ mod tests {
         // The blog's worked examples: "4455" scores 18 (a win with the mover's fourth disc),
         // "44455554221" scores -15.
         let mut solver = ReferenceSolver::new();
-        assert_eq!(solver.score(&columns("4455"), false), Ok(18));
-        assert_eq!(solver.score(&columns("44455554221"), false), Ok(-15));
+        let mut score = |moves| replay(&columns(moves)).map(|board| solver.solve(&board, false));
+        assert_eq!(score("4455"), Ok(18));
+        assert_eq!(score("44455554221"), Ok(-15));
     }
 
     #[test]
@@ -343,23 +334,22 @@ mod tests {
 
     #[test]
     fn bad_sequences_are_refused() {
-        let mut solver = ReferenceSolver::new();
         assert_eq!(
-            solver.score(&columns("1111111"), true),
+            replay(&columns("1111111")).map(|_| ()),
             Err(ReferenceError::Unplayable {
                 index: 7,
                 column: 1
             })
         );
         assert_eq!(
-            solver.score(&[7], true),
+            replay(&[7]).map(|_| ()),
             Err(ReferenceError::Unplayable {
                 index: 1,
                 column: 8
             })
         );
         assert_eq!(
-            solver.score(&columns("1212121"), true),
+            replay(&columns("1212121")).map(|_| ()),
             Err(ReferenceError::GameOver { index: 7 })
         );
     }

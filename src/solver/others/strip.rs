@@ -54,7 +54,7 @@ struct Reduced {
 }
 
 /// The outcome-only solver for one-row boards, with the values of the reduced forms it has met.
-pub struct StripSolver {
+pub(crate) struct StripSolver {
     k: usize,
     variant: Variant,
     /// Proved bounds (lower, upper) on the sign of each form met, by its packed key.
@@ -71,11 +71,11 @@ impl StripSolver {
     /// A generous bound on the memory one remembered form takes, in bytes: a 16-byte key and
     /// its bounds in a hash map that is between 44% and 88% full, counted at the moment it
     /// grows, when its old and new buckets are both allocated.
-    pub const BYTES_PER_FORM: usize = 96;
+    pub(crate) const BYTES_PER_FORM: usize = 96;
 
     /// A solver for one-row boards with lines of `k` under `variant` that gives up once it
     /// remembers more than `form_limit` reduced positions (see [`StripSolver::BYTES_PER_FORM`]).
-    pub fn new(k: u32, variant: Variant, form_limit: usize) -> StripSolver {
+    pub(crate) fn new(k: u32, variant: Variant, form_limit: usize) -> StripSolver {
         StripSolver {
             k: k as usize,
             variant,
@@ -88,7 +88,7 @@ impl StripSolver {
 
     /// Whether the solver takes positions of `rules`: one-row boards of at most 64 cells, 63
     /// on a cylinder (a ring of k = 2 cut open at a disc is a row of one cell more).
-    pub fn applies_to(rules: Rules) -> bool {
+    pub(crate) fn applies_to(rules: Rules) -> bool {
         let widest = if rules.is_cylinder() {
             MAX_WIDTH - 1
         } else {
@@ -98,7 +98,7 @@ impl StripSolver {
     }
 
     /// Reduced positions searched so far.
-    pub fn nodes(&self) -> u64 {
+    pub(crate) fn nodes(&self) -> u64 {
         self.nodes
     }
 
@@ -107,7 +107,7 @@ impl StripSolver {
     ///
     /// # Panics
     /// If the board has more than one row, other rules than the solver's, or the game is over.
-    pub fn value(&mut self, pos: &Position) -> Option<Value> {
+    pub(crate) fn value(&mut self, pos: &Position) -> Option<Value> {
         let rules = pos.rules();
         assert_eq!(rules.height(), 1, "the strip solver takes one-row boards");
         assert_eq!(

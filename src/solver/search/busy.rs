@@ -20,7 +20,7 @@ use crate::engine::bits::Bits;
 const SLOTS: usize = 1 << 14;
 
 /// A set of positions being searched, shared by the threads of one parallel search.
-pub struct Busy {
+pub(crate) struct Busy {
     slots: Vec<AtomicU64>,
 }
 
@@ -42,21 +42,21 @@ impl Busy {
 
     /// Marks `key` as being searched.
     #[inline]
-    pub fn enter<B: Bits>(&self, key: B) {
+    pub(crate) fn enter<B: Bits>(&self, key: B) {
         let (slot, mark) = self.slot(key);
         slot.store(mark, Relaxed);
     }
 
     /// Unmarks `key` (unless another position took its slot meanwhile).
     #[inline]
-    pub fn leave<B: Bits>(&self, key: B) {
+    pub(crate) fn leave<B: Bits>(&self, key: B) {
         let (slot, mark) = self.slot(key);
         let _ = slot.compare_exchange(mark, 0, Relaxed, Relaxed);
     }
 
     /// Whether `key` is (probably) being searched by some thread.
     #[inline]
-    pub fn contains<B: Bits>(&self, key: B) -> bool {
+    pub(crate) fn contains<B: Bits>(&self, key: B) -> bool {
         let (slot, mark) = self.slot(key);
         slot.load(Relaxed) == mark
     }

@@ -17,7 +17,7 @@ use crate::solver::bounds::pairing::{self, EMPTY, MINE, THEIRS};
 use crate::solver::score::{Score, loss_at, win_at};
 
 /// The result of looking at a node before searching it.
-pub enum Expansion<B> {
+pub(crate) enum Expansion<B> {
     /// The score is known without searching.
     Decided(Score),
     /// Search these moves; the score is known to lie in `lower..=upper`.
@@ -39,7 +39,7 @@ pub enum Expansion<B> {
 /// cleared, then given the cells completing a line of the mover's after each move for which
 /// the expansion computes them, for the move ordering.
 #[inline]
-pub fn expand<B: Bits>(
+pub(crate) fn expand<B: Bits>(
     pos: &Position<B>,
     their_threats: B,
     strategies_alpha: Option<Score>,
@@ -94,7 +94,11 @@ pub fn expand<B: Bits>(
 /// window at `enough` has no use for it, and ruling it out first is cheaper. `their_threats`
 /// are the empty cells that would complete a line of the opponent's.
 #[inline]
-pub fn bound_by_strategies<B: Bits>(pos: &Position<B>, their_threats: B, enough: Score) -> Score {
+pub(crate) fn bound_by_strategies<B: Bits>(
+    pos: &Position<B>,
+    their_threats: B,
+    enough: Score,
+) -> Score {
     if enough < -1 {
         // Only a loss before the last ply will do: a line of the winner's discs and of empty
         // cells with enough empty cells over them (see `latest_loss`), whichever strategy

@@ -66,7 +66,7 @@ const STOP_CHECK_NODES: u64 = 1 << 10;
 /// moves of a node that must all be searched, and what one stores spares the others that work.
 /// The main search's answer is the answer: helpers only ever add sound bounds to the table, so
 /// values and remoteness are the same for any number of threads (node counts are not).
-pub struct Search<B: Bits> {
+pub(crate) struct Search<B: Bits> {
     layout: Layout<B>,
     table: Tables<B>,
     order: MoveOrder<B>,
@@ -255,7 +255,7 @@ impl<B: Bits> Search<B> {
     /// A search for `rules` with a table of at most `table_bytes`, run by `threads` threads
     /// (the caller's and `threads - 1` helpers, which share the large table), consulting
     /// `book` (which must be of `rules`); `None` if the board does not fit in `B`.
-    pub fn new(
+    pub(crate) fn new(
         rules: Rules,
         table_bytes: usize,
         threads: usize,
@@ -308,7 +308,7 @@ impl<B: Bits> Search<B> {
     }
 
     /// Nodes visited since the search was created, by this search and its helpers.
-    pub fn nodes(&self) -> u64 {
+    pub(crate) fn nodes(&self) -> u64 {
         self.nodes + self.helpers.iter().map(|h| h.nodes).sum::<u64>()
     }
 
@@ -317,14 +317,14 @@ impl<B: Bits> Search<B> {
     /// helpers, so that what a budget of nodes settles is the same from run to run. Once it
     /// gives up, [`Search::exhausted`] is true and every score returned is meaningless, but the
     /// table stays sound: a node whose subtree was cut short stores nothing.
-    pub fn set_budget(&mut self, nodes: Option<u64>, deadline: Option<Instant>) {
+    pub(crate) fn set_budget(&mut self, nodes: Option<u64>, deadline: Option<Instant>) {
         self.node_limit = nodes.map_or(u64::MAX, |b| self.nodes.saturating_add(b));
         self.deadline = deadline;
     }
 
     /// Makes this search and its helpers give up (as when the budget is spent: see
     /// [`Search::set_budget`]) once `cancel` is raised; `None` removes the signal.
-    pub fn set_cancel(&mut self, cancel: Option<Arc<AtomicBool>>) {
+    pub(crate) fn set_cancel(&mut self, cancel: Option<Arc<AtomicBool>>) {
         for helper in &mut self.helpers {
             helper.cancel.clone_from(&cancel);
         }
@@ -337,13 +337,13 @@ impl<B: Bits> Search<B> {
     }
 
     /// Whether the search has passed its node limit.
-    pub fn exhausted(&self) -> bool {
+    pub(crate) fn exhausted(&self) -> bool {
         self.nodes > self.node_limit
     }
 
     /// The exact score of a non-terminal position, by a sequence of null-window searches
     /// whose questions [`ScoreSearch`] chooses.
-    pub fn exact(&mut self, pos: &Position<B>) -> Score {
+    pub(crate) fn exact(&mut self, pos: &Position<B>) -> Score {
         let mut search = ScoreSearch::new(pos.empty_cells(), pos.rules().variant());
         while let Some((front, probe)) = search.next() {
             let before = self.nodes;
@@ -356,7 +356,7 @@ impl<B: Bits> Search<B> {
     }
 
     /// A score of a non-terminal position with the right sign (win, draw or loss) only.
-    pub fn sign(&mut self, pos: &Position<B>) -> Score {
+    pub(crate) fn sign(&mut self, pos: &Position<B>) -> Score {
         // Two null-window searches (is it a win? is it a loss?) cut off more than one search
         // with the window (-1, 1). Either one's fail-soft answer may settle the outcome alone:
         // "is it a win?" answered below zero is a loss, "is it a loss?" answered above zero a
@@ -389,7 +389,7 @@ impl<B: Bits> Search<B> {
     }
 
     /// The score of a non-terminal position at `depth`: exact, or with the right sign only.
-    pub fn score(&mut self, pos: &Position<B>, depth: Depth) -> Score {
+    pub(crate) fn score(&mut self, pos: &Position<B>, depth: Depth) -> Score {
         match depth {
             Depth::Weak => self.sign(pos),
             Depth::Strong => self.exact(pos),
@@ -405,7 +405,7 @@ impl<B: Bits> Search<B> {
     /// one root search ([`Search::negamax`]) repeat much of each other's. A thread that finds
     /// none left to start joins a search still under way, as a helper would, and the first to
     /// finish a position stops the others on it.
-    pub fn score_each(
+    pub(crate) fn score_each(
         &mut self,
         positions: &[Position<B>],
         depth: Depth,
@@ -523,7 +523,7 @@ impl<B: Bits> Search<B> {
     ///
     /// The helpers, if any, search the same position in other threads until this search is
     /// done, unless a node limit is set (see [`Search::set_budget`]).
-    pub fn negamax(&mut self, pos: &Position<B>, alpha: Score, beta: Score) -> Score {
+    pub(crate) fn negamax(&mut self, pos: &Position<B>, alpha: Score, beta: Score) -> Score {
         if self.helpers.is_empty()
             || pos.empty_cells() < PARALLEL_MIN_EMPTY
             || self.node_limit != u64::MAX

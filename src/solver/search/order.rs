@@ -11,7 +11,7 @@ const BOTTOM_FIRST: i32 = 1 << 20;
 
 /// A move of a node's list, with what ranking it found out.
 #[derive(Clone, Copy, Debug)]
-pub struct Ranked<B> {
+pub(crate) struct Ranked<B> {
     /// Higher is searched first.
     pub rank: i32,
     /// The move, as a single bit.
@@ -25,7 +25,7 @@ pub struct Ranked<B> {
 /// for the moves whose cells the expansion has already computed (under misère rules it needs
 /// them to see which moves lose at the next turn), so that the ordering does not scan the
 /// lines again.
-pub struct ThreatsAfter<B> {
+pub(crate) struct ThreatsAfter<B> {
     /// By the bit index of the move.
     cells: Box<[B; 128]>,
     /// The moves whose entry holds their cells.
@@ -34,7 +34,7 @@ pub struct ThreatsAfter<B> {
 
 impl<B: Bits> ThreatsAfter<B> {
     /// Nothing known.
-    pub fn new() -> ThreatsAfter<B> {
+    pub(crate) fn new() -> ThreatsAfter<B> {
         ThreatsAfter {
             cells: Box::new([B::ZERO; 128]),
             known: B::ZERO,
@@ -43,13 +43,13 @@ impl<B: Bits> ThreatsAfter<B> {
 
     /// Forgets every move's cells: a new node.
     #[inline(always)]
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.known = B::ZERO;
     }
 
     /// Records `cells` for the move `m` (a single bit).
     #[inline(always)]
-    pub fn record(&mut self, m: B, cells: B) {
+    pub(crate) fn record(&mut self, m: B, cells: B) {
         self.cells[m.trailing_zeros() as usize] = cells;
         self.known |= m;
     }
@@ -62,7 +62,7 @@ impl<B: Bits> ThreatsAfter<B> {
 }
 
 /// Ranks moves for one set of rules.
-pub struct MoveOrder<B: Bits> {
+pub(crate) struct MoveOrder<B: Bits> {
     /// Static preference of each column, higher first.
     column_rank: Vec<i32>,
     variant: Variant,
@@ -87,7 +87,7 @@ impl<B: Bits> MoveOrder<B> {
     /// rules (they take part in the most lines), edge columns first under misère rules (they
     /// take part in the fewest lines, so they create the fewest cells the mover must later
     /// avoid); on a cylinder, where no column is an edge, left to right.
-    pub fn new(layout: &Layout<B>) -> MoveOrder<B> {
+    pub(crate) fn new(layout: &Layout<B>) -> MoveOrder<B> {
         let rules = layout.rules();
         let w = rules.width() as i32;
         // Every column of a cylinder takes part in as many lines as any other.
@@ -197,7 +197,7 @@ impl<B: Bits> MoveOrder<B> {
     /// parity up. (Exact misère 10x3, k = 4: 626,879,071 nodes with the answer on top first,
     /// 1,638,246 with this order.)
     #[inline]
-    pub fn sort(
+    pub(crate) fn sort(
         &self,
         pos: &Position<B>,
         moves: B,
@@ -249,7 +249,7 @@ impl<B: Bits> MoveOrder<B> {
     /// Moves the move in `column` (if `list` holds one) ahead of all others, keeping the
     /// order of the rest: the table's best move from an earlier search of the position.
     #[inline]
-    pub fn put_first(layout: &Layout<B>, column: u32, list: &mut [Ranked<B>]) {
+    pub(crate) fn put_first(layout: &Layout<B>, column: u32, list: &mut [Ranked<B>]) {
         if let Some(at) = list
             .iter()
             .position(|r| layout.bit_cell(r.bit).column == column)

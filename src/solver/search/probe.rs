@@ -41,7 +41,7 @@ impl Front {
 
 /// Which front a question comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FrontName {
+pub(crate) enum FrontName {
     /// Next to the bound closest to zero.
     Near,
     /// Inwards from the quickest win.
@@ -52,7 +52,7 @@ pub enum FrontName {
 
 /// The bounds on a score being searched for, and the questions' costs so far.
 #[derive(Clone, Debug)]
-pub struct ScoreSearch {
+pub(crate) struct ScoreSearch {
     achievable: Achievable,
     lower: Score,
     upper: Score,
@@ -63,7 +63,7 @@ pub struct ScoreSearch {
 
 impl ScoreSearch {
     /// The search for the score of a position with `empty` empty cells under `variant`.
-    pub fn new(empty: u32, variant: Variant) -> ScoreSearch {
+    pub(crate) fn new(empty: u32, variant: Variant) -> ScoreSearch {
         let achievable = Achievable::new(empty, variant);
         let span = empty as Score;
         ScoreSearch {
@@ -77,7 +77,7 @@ impl ScoreSearch {
     }
 
     /// The score, once the bounds meet.
-    pub fn settled(&self) -> Option<Score> {
+    pub(crate) fn settled(&self) -> Option<Score> {
         (self.lower >= self.upper).then_some(self.lower)
     }
 
@@ -119,7 +119,7 @@ impl ScoreSearch {
 
     /// The next question, "is the score above `probe`?", and its front; `None` once settled.
     /// Always `lower <= probe < upper`, so every answer narrows the bounds.
-    pub fn next(&self) -> Option<(FrontName, Score)> {
+    pub(crate) fn next(&self) -> Option<(FrontName, Score)> {
         self.settled().is_none().then_some(())?;
         let far = [FrontName::High, FrontName::Low]
             .into_iter()
@@ -157,7 +157,7 @@ impl ScoreSearch {
 
     /// Records the answer `r` (fail-soft, from a null window at `probe`) of a question of
     /// `front`, which cost `cost` nodes.
-    pub fn record(&mut self, front: FrontName, probe: Score, r: Score, cost: u64) {
+    pub(crate) fn record(&mut self, front: FrontName, probe: Score, r: Score, cost: u64) {
         if r <= probe {
             self.upper = self.achievable.at_most(r);
         } else {
@@ -187,7 +187,7 @@ impl ScoreSearch {
 /// mostly win or mostly lose together (misère 7x6: the first player to move loses 31 of 40
 /// random positions of ply 10; of 38 of ply 11, the second player wins 31).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct OutcomeOrder {
+pub(crate) struct OutcomeOrder {
     /// Outcomes found, by parity of the plies: losses for the side to move.
     losses: [u32; 2],
     /// Wins and draws for the side to move.
@@ -197,13 +197,13 @@ pub struct OutcomeOrder {
 impl OutcomeOrder {
     /// Whether a position after `plies` plies is asked "is it a loss?" first: when the side to
     /// move at that parity has lost more of the outcomes found so far than not.
-    pub fn loss_first(&self, plies: u32) -> bool {
+    pub(crate) fn loss_first(&self, plies: u32) -> bool {
         let parity = (plies % 2) as usize;
         self.losses[parity] > self.others[parity]
     }
 
     /// Records the outcome `sign` (its sign: win, draw or loss) of a position after `plies`.
-    pub fn record(&mut self, plies: u32, sign: Score) {
+    pub(crate) fn record(&mut self, plies: u32, sign: Score) {
         let parity = (plies % 2) as usize;
         let count = if sign < 0 {
             &mut self.losses[parity]

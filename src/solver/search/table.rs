@@ -62,7 +62,7 @@ impl Data {
 
 /// What the table knows about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Known {
+pub(crate) struct Known {
     /// The score is at least this.
     pub lower: Score,
     /// The score is at most this.
@@ -73,7 +73,7 @@ pub struct Known {
 
 /// What a search learned about one position, to be stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Learned {
+pub(crate) struct Learned {
     /// A lower bound on the score, if one was proved.
     pub lower: Option<Score>,
     /// An upper bound on the score, if one was proved.
@@ -101,7 +101,7 @@ pub struct Learned {
 /// entry. (Locking for reads too made two threads slower than one on the 7x6 outcome: every
 /// probe of a child's entry then held a locked instruction, which waits for its cache line.)
 /// An unshared table skips both (relaxed atomic loads and stores cost what plain ones do).
-pub struct Table<B: Bits> {
+pub(crate) struct Table<B: Bits> {
     words: Vec<AtomicU64>,
     bucket_mask: usize,
     shared: bool,
@@ -116,7 +116,7 @@ impl<B: Bits> Table<B> {
 
     /// A table for one searching thread using at most `bytes` bytes (rounded down to a
     /// power-of-two number of entries, at least 1024 entries).
-    pub fn with_bytes(bytes: usize) -> Table<B> {
+    pub(crate) fn with_bytes(bytes: usize) -> Table<B> {
         let entry = Self::ENTRY_WORDS * 8;
         let wanted = (bytes / entry).max(1024);
         let slots = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
@@ -130,7 +130,7 @@ impl<B: Bits> Table<B> {
 
     /// Like [`Table::with_bytes`], for several threads that search at once: every access
     /// locks its bucket.
-    pub fn shared(bytes: usize) -> Table<B> {
+    pub(crate) fn shared(bytes: usize) -> Table<B> {
         Table {
             shared: true,
             ..Table::with_bytes(bytes)
@@ -138,7 +138,7 @@ impl<B: Bits> Table<B> {
     }
 
     /// Bytes used by the entries.
-    pub fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.words.len() * 8
     }
 
@@ -209,7 +209,7 @@ impl<B: Bits> Table<B> {
     /// Starts loading `key`'s bucket into the cache, so that a later [`Table::get`] or
     /// [`Table::put`] finds it there; the caller does other work meanwhile.
     #[inline]
-    pub fn prefetch(&self, key: B) {
+    pub(crate) fn prefetch(&self, key: B) {
         #[cfg(target_arch = "x86_64")]
         {
             let word: *const AtomicU64 = &self.words[self.bucket(key)];
@@ -232,7 +232,7 @@ impl<B: Bits> Table<B> {
     /// torn read only if exactly a multiple of 2^15 writes to this one bucket fell between its
     /// two looks at the version, a few nanoseconds apart.
     #[inline]
-    pub fn get(&self, key: B) -> Option<Known> {
+    pub(crate) fn get(&self, key: B) -> Option<Known> {
         let at = self.bucket(key);
         let second = at + Self::ENTRY_WORDS;
         let version_word = &self.words[at + Self::KEY_WORDS];
@@ -266,7 +266,7 @@ impl<B: Bits> Table<B> {
 
     /// Records what was learned about `key`, merging with bounds already held for it.
     #[inline]
-    pub fn put(&self, key: B, learned: Learned) {
+    pub(crate) fn put(&self, key: B, learned: Learned) {
         let fresh = Data {
             lower: learned.lower.map_or(NO_LOWER, |s| s as i16),
             upper: learned.upper.map_or(NO_UPPER, |s| s as i16),
@@ -313,10 +313,10 @@ impl<B: Bits> Table<B> {
 
 /// Positions with fewer empty cells than this are kept in the small near-leaf table of
 /// [`Tables`].
-pub const NEAR_LEAF_EMPTY: u32 = 10;
+pub(crate) const NEAR_LEAF_EMPTY: u32 = 10;
 
 /// Positions with more open columns than this stay in the large table even near the leaves.
-pub const NEAR_LEAF_COLUMNS: u32 = 3;
+pub(crate) const NEAR_LEAF_COLUMNS: u32 = 3;
 
 /// Whether `pos` belongs in the small near-leaf table of [`Tables`]: fewer than
 /// [`NEAR_LEAF_EMPTY`] empty cells, in at most [`NEAR_LEAF_COLUMNS`] columns.
@@ -326,7 +326,7 @@ pub const NEAR_LEAF_COLUMNS: u32 = 3;
 /// subtrees are too costly to search again, and the large table must keep them (without the
 /// bound, misère k = 3 on 24x1 took 2.3 times the nodes).
 #[inline]
-pub fn near_leaf<B: Bits>(pos: &Position<B>) -> bool {
+pub(crate) fn near_leaf<B: Bits>(pos: &Position<B>) -> bool {
     pos.empty_cells() < NEAR_LEAF_EMPTY && pos.playable().count_ones() <= NEAR_LEAF_COLUMNS
 }
 
@@ -341,7 +341,7 @@ const NEAR_LEAF_BYTES: usize = Mib(1).bytes();
 /// half of the search's time in profiles on our 2-core VM, where the guest's huge pages do not
 /// spare the host's page walks); in a table of 1 MiB they stay in the caches, and they no
 /// longer push costly positions out of the large table.
-pub struct Tables<B: Bits> {
+pub(crate) struct Tables<B: Bits> {
     far: Arc<Table<B>>,
     near: Table<B>,
 }
@@ -350,7 +350,7 @@ impl<B: Bits> Tables<B> {
     /// Tables using at most about `bytes` bytes in all: the near-leaf table takes 1 MiB (or
     /// `bytes`, if less) on top of a large table of `bytes`. With `shared`, the large table
     /// can be handed to other threads' searches with [`Tables::share`].
-    pub fn with_bytes(bytes: usize, shared: bool) -> Tables<B> {
+    pub(crate) fn with_bytes(bytes: usize, shared: bool) -> Tables<B> {
         let far = if shared {
             Table::shared(bytes)
         } else {
@@ -365,7 +365,7 @@ impl<B: Bits> Tables<B> {
     /// Tables for another searching thread: the same large table and a near-leaf table of
     /// its own (positions near the leaves are cheap to search again, and a private table
     /// needs no lock). `None` unless the large table was made shared.
-    pub fn share(&self) -> Option<Tables<B>> {
+    pub(crate) fn share(&self) -> Option<Tables<B>> {
         self.far.shared.then(|| Tables {
             far: Arc::clone(&self.far),
             near: Table::with_bytes(self.near.bytes()),
@@ -380,19 +380,19 @@ impl<B: Bits> Tables<B> {
 
     /// [`Table::prefetch`] in the near-leaf table if `near` (see [`near_leaf`]), else the large one.
     #[inline]
-    pub fn prefetch(&self, key: B, near: bool) {
+    pub(crate) fn prefetch(&self, key: B, near: bool) {
         self.level(near).prefetch(key);
     }
 
     /// [`Table::get`] in the near-leaf table if `near`, else the large one.
     #[inline]
-    pub fn get(&self, key: B, near: bool) -> Option<Known> {
+    pub(crate) fn get(&self, key: B, near: bool) -> Option<Known> {
         self.level(near).get(key)
     }
 
     /// [`Table::put`] in the near-leaf table if `near`, else the large one.
     #[inline]
-    pub fn put(&self, key: B, near: bool, learned: Learned) {
+    pub(crate) fn put(&self, key: B, near: bool, learned: Learned) {
         self.level(near).put(key, learned);
     }
 }

@@ -18,6 +18,7 @@ use super::super::board::{Board, Threats};
 use super::super::piece::{Cell, Piece, bits_of};
 use super::super::rules::Rules;
 use super::super::symmetry::Canonizer;
+use super::knowledge::Knowledge;
 use super::table::Table;
 
 /// A score from the point of view of the side to move: positive wins, negative loses, zero
@@ -60,6 +61,7 @@ pub struct Search {
     rules: Rules,
     canon: Canonizer,
     table: Table,
+    knowledge: Knowledge,
     /// Positions visited: every call of `give` or `place`.
     pub nodes: u64,
     /// Stop (and mark the search aborted) once `nodes` passes this.
@@ -82,6 +84,7 @@ impl Search {
             rules,
             canon: Canonizer::new(&rules),
             table: Table::with_bytes(table_bytes),
+            knowledge: Knowledge::new(&rules),
             nodes: 0,
             limit: u64::MAX,
             aborted: false,
@@ -199,6 +202,13 @@ impl Search {
             Ok(chosen) => chosen,
             Err(score) => return score,
         };
+        if !self
+            .knowledge
+            .any_live_line(board, self.rules.all_pieces() & !board.used())
+        {
+            // Nobody can complete a line any more: a draw, whatever is played.
+            return 0;
+        }
         let (least, greatest) = self.static_bounds(board.count());
         if greatest <= alpha {
             return greatest;

@@ -16,6 +16,8 @@
 
 pub mod arena;
 pub mod board;
+pub mod certificate;
+pub mod check;
 pub mod notation;
 pub mod piece;
 pub mod players;

@@ -13,6 +13,9 @@ use rand_chacha::ChaCha8Rng;
 use connectk::quarto::{Position, Rules, Turn};
 use connectk::{GameResult, Value, Variant};
 
+/// A position of the plain game: the grid and the piece in hand.
+type PlainKey = (Vec<Option<u8>>, Option<u8>);
+
 /// A Quarto game as a plain grid of cells holding piece numbers.
 pub struct Plain {
     size: usize,
@@ -22,7 +25,7 @@ pub struct Plain {
     lines: Vec<Vec<usize>>,
     /// Exact scores already found, by grid and piece in hand (the turn follows from the
     /// grid), so that positions with eight pieces placed take seconds.
-    memo: RefCell<HashMap<(Vec<Option<u8>>, Option<u8>), i32>>,
+    memo: RefCell<HashMap<PlainKey, i32>>,
 }
 
 impl Plain {

@@ -42,22 +42,45 @@ impl Knowledge {
     /// pieces not on the board, a piece in hand included).
     #[inline]
     pub fn any_live_line(&self, board: &Board, available: u16) -> bool {
-        let occupied = board.occupied();
+        let counts = self.counts(available);
+        self.lines
+            .iter()
+            .any(|&line| self.is_live(line, board, &counts))
+    }
+
+    /// How many lines of `board` pieces from `available` can still complete.
+    #[inline]
+    pub fn live_lines(&self, board: &Board, available: u16) -> u32 {
+        let counts = self.counts(available);
+        self.lines
+            .iter()
+            .filter(|&&line| self.is_live(line, board, &counts))
+            .count() as u32
+    }
+
+    /// For each counted attribute value, how many pieces of `available` have it.
+    #[inline]
+    fn counts(&self, available: u16) -> [u32; 8] {
         let mut counts = [0u32; 8];
         for &i in &self.counted {
             counts[2 * i] = (available & self.value_pieces[2 * i]).count_ones();
             counts[2 * i + 1] = (available & self.value_pieces[2 * i + 1]).count_ones();
         }
-        self.lines.iter().any(|&line| {
-            let placed = line & occupied;
-            let empty = (line ^ placed).count_ones();
-            empty != 0
-                && self.counted.iter().any(|&i| {
-                    let ones = board.ones(i) & placed;
-                    (ones == placed && counts[2 * i + 1] >= empty)
-                        || (ones == 0 && counts[2 * i] >= empty)
-                })
-        })
+        counts
+    }
+
+    /// Whether `line` of `board` has empty cells and enough pieces left (`counts`, as
+    /// [`Knowledge::counts`]) with a value all its pieces share to fill them.
+    #[inline]
+    fn is_live(&self, line: u16, board: &Board, counts: &[u32; 8]) -> bool {
+        let placed = line & board.occupied();
+        let empty = (line ^ placed).count_ones();
+        empty != 0
+            && self.counted.iter().any(|&i| {
+                let ones = board.ones(i) & placed;
+                (ones == placed && counts[2 * i + 1] >= empty)
+                    || (ones == 0 && counts[2 * i] >= empty)
+            })
     }
 }
 

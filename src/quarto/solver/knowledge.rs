@@ -99,17 +99,17 @@ mod tests {
 
     #[test]
     fn complementary_pieces_kill_a_line_and_missing_pieces_kill_another() {
-        // 2x2 with one attribute: every pair of cells is a line.
-        let rules = Rules::new(2, 1, None, Variant::Misere, false).unwrap();
+        // 2x2 with two attributes: every pair of cells is a line.
+        let rules = Rules::new(2, 2, None, Variant::Misere, false).unwrap();
         let knowledge = Knowledge::new(&rules);
         let mut board = Board::empty();
         assert!(knowledge.any_live_line(&board, rules.all_pieces()));
-        place(&mut board, &rules, "a1", 0);
-        // Only piece 1 is left: every line through a1 needs a second 0, and the lines away
-        // from a1 need two pieces where one is left.
-        assert!(!knowledge.any_live_line(&board, 0b10));
-        place(&mut board, &rules, "b2", 1);
-        assert!(!knowledge.any_live_line(&board, 0));
+        place(&mut board, &rules, "a1", 0b00);
+        // Only the complement 11 left: it shares nothing with a1's piece, and the line away
+        // from a1 needs two pieces.
+        assert!(!knowledge.any_live_line(&board, 1 << 0b11));
+        // 01 shares attribute 1 with a1's piece.
+        assert!(knowledge.any_live_line(&board, 1 << 0b01 | 1 << 0b11));
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! `connectk quarto`: Quarto's subcommands.
 
 mod arena;
+mod certify;
+mod check_proof;
 pub mod options;
 mod play;
 mod show;
@@ -38,6 +40,8 @@ enum Command {
     Merge(crate::cli::merge::Args),
     Prove(split::ProveArgs),
     Sweep(sweep::Args),
+    Certify(certify::Args),
+    CheckProof(check_proof::Args),
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -50,5 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Merge(args) => crate::cli::merge::run(args),
         Command::Prove(args) => split::prove(args),
         Command::Sweep(args) => sweep::run(args),
+        Command::Certify(args) => certify::run(args),
+        Command::CheckProof(args) => check_proof::run(args),
     }
 }

@@ -16,6 +16,8 @@
 
 pub mod arena;
 pub(crate) mod board;
+pub mod certificate;
+pub mod check;
 pub mod notation;
 pub(crate) mod piece;
 pub mod players;

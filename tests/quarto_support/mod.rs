@@ -1,13 +1,20 @@
 //! Helpers for the Quarto tests: a plain minimax written apart from the solver (its own
-//! grid, lines and rules of play; no pruning, no table, no symmetry) and random games.
+//! grid, lines and rules of play; no pruning, no symmetry, only a memo of exact scores) and
+//! random games.
 
 #![allow(dead_code)]
+
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use connectk::quarto::{Position, Rules, Turn};
 use connectk::{GameResult, Value, Variant};
+
+/// A position of the plain game: the grid and the piece in hand.
+type PlainKey = (Vec<Option<u8>>, Option<u8>);
 
 /// A Quarto game as a plain grid of cells holding piece numbers.
 pub struct Plain {
@@ -16,6 +23,9 @@ pub struct Plain {
     criteria: u8,
     misere: bool,
     lines: Vec<Vec<usize>>,
+    /// Exact scores already found, by grid and piece in hand (the turn follows from the
+    /// grid), so that positions with eight pieces placed take seconds.
+    memo: RefCell<HashMap<PlainKey, i32>>,
 }
 
 impl Plain {
@@ -47,7 +57,44 @@ impl Plain {
             criteria: rules.criteria(),
             misere: rules.variant() == Variant::Misere,
             lines,
+            memo: RefCell::new(HashMap::new()),
         }
+    }
+
+    /// The grid of `pos`: the piece number on each cell, row by row from the bottom.
+    fn grid(&self, pos: &Position) -> Vec<Option<u8>> {
+        (0..(self.size * self.size) as u32)
+            .map(|i| {
+                let cell = connectk::quarto::Cell::at(
+                    i % self.size as u32,
+                    i / self.size as u32,
+                    pos.rules(),
+                )
+                .unwrap();
+                pos.board().piece_at(cell).map(|p| p.bits())
+            })
+            .collect()
+    }
+
+    /// Whether no line of `pos` can ever be completed: every line is full, or holds two
+    /// pieces that differ on every counted attribute, or has more empty cells than there are
+    /// pieces left (the one in hand included) with a value its pieces all share.
+    pub fn every_line_dead(&self, pos: &Position) -> bool {
+        let grid = self.grid(pos);
+        let left: Vec<u8> = (0..self.pieces)
+            .filter(|p| !grid.contains(&Some(*p)))
+            .collect();
+        self.lines.iter().all(|line| {
+            let placed: Vec<u8> = line.iter().filter_map(|&c| grid[c]).collect();
+            let empty = line.len() - placed.len();
+            empty == 0
+                || (0..4).filter(|a| self.criteria >> a & 1 == 1).all(|a| {
+                    [0, 1].iter().all(|&v| {
+                        placed.iter().any(|p| p >> a & 1 != v)
+                            || left.iter().filter(|p| *p >> a & 1 == v).count() < empty
+                    })
+                })
+        })
     }
 
     /// Whether some line through `cell` is full and shares a counted attribute.
@@ -65,17 +112,7 @@ impl Plain {
     /// The value of `pos` by full minimax.
     pub fn value(&self, pos: &Position) -> Value {
         let n = self.size * self.size;
-        let grid: Vec<Option<u8>> = (0..n as u32)
-            .map(|i| {
-                let cell = connectk::quarto::Cell::at(
-                    i % self.size as u32,
-                    i / self.size as u32,
-                    pos.rules(),
-                )
-                .unwrap();
-                pos.board().piece_at(cell).map(|p| p.bits())
-            })
-            .collect();
+        let grid = self.grid(pos);
         let last = 1 + n.min(self.pieces as usize) as i32;
         let plies = pos.plies() as i32;
         let score = match pos.outcome() {
@@ -106,6 +143,17 @@ impl Plain {
     /// Negamax score for the side to move holding `hand` after `plies` turns: a game ending
     /// at turn q scores last + 1 - q for its winner.
     fn score(&self, grid: &mut Vec<Option<u8>>, hand: Option<u8>, plies: i32, last: i32) -> i32 {
+        let key = (grid.clone(), hand);
+        if let Some(&score) = self.memo.borrow().get(&key) {
+            return score;
+        }
+        let score = self.search(grid, hand, plies, last);
+        self.memo.borrow_mut().insert(key, score);
+        score
+    }
+
+    /// [`Plain::score`] without the memo: every turn tried.
+    fn search(&self, grid: &mut Vec<Option<u8>>, hand: Option<u8>, plies: i32, last: i32) -> i32 {
         let q = plies + 1;
         let unused = |grid: &Vec<Option<u8>>, hand: Option<u8>| -> Vec<u8> {
             (0..self.pieces)

@@ -1,0 +1,62 @@
+//! `connectk quarto certify`: solve a position and write the proof certificate of its outcome.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+
+use connectk::quarto::Solver;
+use connectk::quarto::certificate;
+
+use super::options::RulesArgs;
+
+/// Write a proof certificate of a position's outcome.
+///
+/// Write a proof certificate of a position's outcome: the winner's strategy against every
+/// reply, or each side's non-losing strategy for a draw (format in docs/quarto.md), for
+/// `connectk quarto check-proof` to replay. Positions are not reduced by symmetry: meant for
+/// small variations.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// The game record of the position, e.g. `DTQH a1:LSRF` (default: the empty board).
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// The certificate file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = connectk::Mib(256), value_name = "MIB")]
+    table_mb: connectk::Mib,
+    /// Give up after this many positions per search (exit status 1).
+    #[arg(long, value_name = "N")]
+    node_limit: Option<u64>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    crate::cli::check_memory("--table-mb", args.table_mb, 1)?;
+    let (rules, pos) = args.rules.position(&args.moves)?;
+    let mut solver = Solver::new(rules, args.table_mb.bytes());
+    if let Some(limit) = args.node_limit {
+        solver.set_node_limit(limit);
+    }
+    let certificate = match certificate::certify(&mut solver, &pos, &args.moves) {
+        Ok(certificate) => certificate,
+        Err(e) => {
+            errln!("{e}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let text = certificate.to_text();
+    std::fs::write(&args.out, &text)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    let entries: usize = certificate.strategies.iter().map(|s| s.entries.len()).sum();
+    outln!(
+        "{rules}: {} proved, {entries} strategy entries, {} bytes written to {}",
+        certificate.claim.label(),
+        text.len(),
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

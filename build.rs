@@ -11,8 +11,6 @@ const UCI_DATA: &str = "../shared/data/uci-connect-4/connect-4.data";
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(uci_data)");
     println!("cargo::rerun-if-changed={UCI_DATA}");
-    println!("cargo::rerun-if-changed=.git/HEAD");
-    println!("cargo::rerun-if-changed=.git/refs/heads");
     // A changed source may make the work tree modified (or clean again).
     println!("cargo::rerun-if-changed=src");
     if Path::new(UCI_DATA).is_file() {
@@ -27,6 +25,15 @@ fn main() {
             .and_then(|out| String::from_utf8(out.stdout).ok())
             .map(|text| text.trim().to_string())
     };
+    // Git names these files: in a linked worktree `.git` is a file and HEAD lives elsewhere,
+    // and a path that does not exist would make cargo rerun this script on every build.
+    for (args, fallback) in [
+        (["rev-parse", "--git-path", "HEAD"], ".git/HEAD"),
+        (["rev-parse", "--git-path", "refs/heads"], ".git/refs/heads"),
+    ] {
+        let path = git(&args).unwrap_or_else(|| fallback.to_string());
+        println!("cargo::rerun-if-changed={path}");
+    }
     // `-modified` marks a binary built from sources with uncommitted changes (results files
     // being rewritten do not count: they are what binaries write, not what they are made of).
     let modified = git(&[

@@ -188,3 +188,55 @@ fn a_proof_asks_only_what_it_needs_and_a_rerun_asks_nothing() {
     assert_eq!(searches(&again), "0", "{again}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `certify` writes a certificate that `check-proof` accepts (exit 0); a certificate claiming
+/// the wrong winner is refuted (exit 1, with the reason), and a file that is not a certificate
+/// or cannot be read is bad input (exit 2, one line naming the line or the file).
+#[test]
+fn check_proof_accepts_refutes_and_refuses_by_exit_status() {
+    let dir = std::env::temp_dir().join(format!("connectk-quarto-proof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.txt");
+    let good_path = good.to_str().unwrap();
+    let args = [
+        "certify",
+        "--size",
+        "2",
+        "--attributes",
+        "2",
+        "--rules",
+        "misere",
+        "--out",
+        good_path,
+    ];
+    let out = quarto(&args, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&good).unwrap();
+    let variant = |name: &str, from: &str, to: &str| {
+        assert!(written.contains(from), "{written}");
+        let path = dir.join(name);
+        std::fs::write(&path, written.replacen(from, to, 1)).unwrap();
+        path
+    };
+    let wrong_claim = variant("wrong-claim.txt", "claim P2", "claim P1");
+    let broken = variant("broken.txt", "rules 2 2", "rules 2 x");
+    let missing = dir.join("missing.txt");
+    let cases = [
+        (
+            good.as_path(),
+            0,
+            "proof accepted: misere 2x2, 2 attributes: P2",
+        ),
+        (wrong_claim.as_path(), 1, "refuted"),
+        (broken.as_path(), 2, "line 2"),
+        (missing.as_path(), 2, "cannot read"),
+    ];
+    for (path, status, expected) in cases {
+        let out = quarto(&["check-proof", path.to_str().unwrap()], "");
+        let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        assert_eq!(out.status.code(), Some(status), "{path:?}: {said}");
+        assert_eq!(said.lines().count(), 1, "{path:?}: {said}");
+        assert!(said.contains(expected), "{path:?}: {said}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,7 +1,7 @@
 //! Proof certificates: written for small variations and accepted by the separate checker,
 //! and refused once corrupted (a changed turn, a missing reply, a wrong claim, a broken file).
 
-mod quarto_support;
+use crate::quarto_support;
 
 use connectk::quarto::certificate::certify;
 use connectk::quarto::check::{CheckError, check};

@@ -1,7 +1,7 @@
 //! The Quarto solver against plain minimax: every position of the small variations, and
 //! random positions of larger ones, under both rules.
 
-mod quarto_support;
+use crate::quarto_support;
 
 use proptest::prelude::*;
 

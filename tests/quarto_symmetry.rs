@@ -2,7 +2,7 @@
 //! have their known sizes, canonical keys are equal exactly for symmetric positions, and
 //! symmetric positions have the same value.
 
-mod quarto_support;
+use crate::quarto_support;
 
 use proptest::prelude::*;
 

@@ -83,6 +83,19 @@ pub struct Effort {
 /// position the strategy allows, which grows quickly with the board.
 const STRATEGY_CHECK_CELLS: u32 = 48;
 
+/// Larger boards get it too while (h/2 + 1)^w stays under this: under take-even and delayed
+/// take-even the opponent's discs and the strategy's replies fill the columns in pairs, so
+/// the positions the checker visits number a small multiple of it (misère 5x10: 26,426 for
+/// 6^5 = 7,776, 0.04 s; 11x4: 980,509 for 3^11 = 177,147, 1.6 s and 250 MB), where the number
+/// of cells says little (both have more than 48).
+const STRATEGY_CHECK_PAIRINGS: f64 = 3e5;
+
+/// Whether the strategy check of `board` is cheap enough to run beside its solve.
+fn strategy_check_fits(board: Board) -> bool {
+    let pairings = f64::from(board.height / 2 + 1).powi(board.width as i32);
+    board.width * board.height <= STRATEGY_CHECK_CELLS || pairings <= STRATEGY_CHECK_PAIRINGS
+}
+
 /// The paper's take-even or delayed take-even strategy that decides a misère board, and its
 /// side, where Table I's proof is one of them (Theorems 1 and 2, Corollaries 1 and 2).
 fn deciding_strategy(board: Board) -> Option<(StrategyName, Player)> {
@@ -104,7 +117,7 @@ fn deciding_strategy(board: Board) -> Option<(StrategyName, Player)> {
 /// the strategy holds there (`None` when there is none, or the board is too large to check).
 fn strategy_longest(board: Board) -> Option<(StrategyName, Player, Option<u32>)> {
     let (name, side) = deciding_strategy(board)?;
-    if board.width * board.height > STRATEGY_CHECK_CELLS {
+    if !strategy_check_fits(board) {
         return Some((name, side, None));
     }
     let mut strategy = name.build(board.rules(), side).ok()?;
@@ -367,6 +380,20 @@ mod tests {
         assert!(
             summary.contains("1 boards solved exactly, 1 open"),
             "{summary}"
+        );
+    }
+
+    /// Boards past 48 cells are checked when their columns are few or short: misère 5x10 is
+    /// (take-even lets the first player last 41 plies, the exact length `sizes` finds for it),
+    /// and 8x8 is not (5^8 pairings).
+    #[test]
+    fn the_strategy_check_reaches_boards_with_few_pairings() {
+        let board = |width, height| Board::flat(Variant::Misere, 4, width, height);
+        assert!(strategy_check_fits(board(11, 4)));
+        assert!(!strategy_check_fits(board(8, 8)));
+        assert_eq!(
+            strategy_longest(board(5, 10)),
+            Some((StrategyName::TakeEven, Player::P2, Some(41)))
         );
     }
 

@@ -17,8 +17,8 @@ use super::rules::Rules;
 pub use search::Score;
 use search::Search;
 
-/// The search stopped before it knew the answer: at its node limit, or at the deadline or
-/// signal of [`Solver::set_stop`].
+/// The search stopped before it knew the answer: at its node limit, at the deadline of
+/// [`Solver::set_deadline`] or at the signal of [`Solver::set_cancel`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the search stopped before it knew the answer (its limit is {limit} nodes): allow more")]
 pub struct Unfinished {

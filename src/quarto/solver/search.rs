@@ -222,41 +222,13 @@ impl Search {
         }
         alpha = alpha.max(least);
         beta = beta.min(greatest);
-        let stored = self.rules.cells() - board.count() >= STORE_MIN_EMPTY;
-        let key = if stored {
-            let key = self.canon.board_key(board);
-            if let Some((lower, upper)) = self.table.get(key) {
-                if let Some(lower) = lower {
-                    if lower >= beta {
-                        return lower;
-                    }
-                    alpha = alpha.max(lower);
-                }
-                if let Some(upper) = upper {
-                    if upper <= alpha {
-                        return upper;
-                    }
-                    beta = beta.min(upper);
-                }
-            }
-            Some(key)
-        } else {
-            None
+        let key = match self.probe_table(board, &mut alpha, &mut beta) {
+            Ok(key) => key,
+            Err(bound) => return bound,
         };
         let alpha0 = alpha;
         let nodes0 = self.nodes;
-        let mut pieces = [(0u32, 0u8); 16];
-        let mut n = 0;
-        for p in bits_of(chosen) {
-            // Misère rules: first the pieces that complete a line on the most cells, which
-            // leave the opponent the least room (25% fewer nodes than index order on the
-            // positions of `cell_order`); under normal rules every candidate completes none.
-            let room =
-                self.rules.cells() - threats.cells_for(Piece::from_bits(p as u8)).count_ones();
-            pieces[n] = (room, p as u8);
-            n += 1;
-        }
-        pieces[..n].sort_unstable_by_key(|piece| piece.0);
+        let (pieces, n) = self.piece_order(chosen, threats);
         let mut best = Score::MIN;
         for &(_, p) in &pieces[..n] {
             let score = -self.place(board, threats, Piece::from_bits(p), -beta, -alpha);
@@ -279,6 +251,54 @@ impl Search {
             self.table.put(key, lower, upper, self.nodes - nodes0);
         }
         best
+    }
+
+    /// The table's bounds on `board`, narrowing the window (`alpha`, `beta`): `Err` with a
+    /// bound that settles the window, else `Ok` with the key to store the result under (`None`
+    /// for boards too near the end to be worth storing).
+    fn probe_table(
+        &self,
+        board: &Board,
+        alpha: &mut Score,
+        beta: &mut Score,
+    ) -> Result<Option<(u16, u64)>, Score> {
+        if self.rules.cells() - board.count() < STORE_MIN_EMPTY {
+            return Ok(None);
+        }
+        let key = self.canon.board_key(board);
+        if let Some((lower, upper)) = self.table.get(key) {
+            if let Some(lower) = lower {
+                if lower >= *beta {
+                    return Err(lower);
+                }
+                *alpha = (*alpha).max(lower);
+            }
+            if let Some(upper) = upper {
+                if upper <= *alpha {
+                    return Err(upper);
+                }
+                *beta = (*beta).min(upper);
+            }
+        }
+        Ok(Some(key))
+    }
+
+    /// The pieces of `chosen` (a set of piece bits) in the order they are handed over, with
+    /// their count, given the board's `threats`.
+    fn piece_order(&self, chosen: u16, threats: &Threats) -> ([(u32, u8); 16], usize) {
+        let mut pieces = [(0u32, 0u8); 16];
+        let mut n = 0;
+        for p in bits_of(chosen) {
+            // Misère rules: first the pieces that complete a line on the most cells, which
+            // leave the opponent the least room (25% fewer nodes than index order on the
+            // positions of `cell_order`); under normal rules every candidate completes none.
+            let room =
+                self.rules.cells() - threats.cells_for(Piece::from_bits(p as u8)).count_ones();
+            pieces[n] = (room, p as u8);
+            n += 1;
+        }
+        pieces[..n].sort_unstable_by_key(|piece| piece.0);
+        (pieces, n)
     }
 
     /// The rank of a placement of `piece` on `board` whose result has `threats`: cells are

@@ -8,7 +8,7 @@ use connectk::Depth;
 use connectk::experiment::export::Output;
 use connectk::experiment::shard::Shard;
 use connectk::experiment::sweep::{Run, Solved};
-use connectk::quarto::split::{self, Split};
+use connectk::quarto::split::{self, Asked, Budget, Split};
 use connectk::quarto::value_text;
 
 use super::options::{OpeningsArgs, RulesArgs};
@@ -136,6 +136,12 @@ pub struct ProveArgs {
     /// higher limit continues).
     #[arg(long, value_name = "N")]
     node_limit: Option<u64>,
+    /// Ask every open question first with this many nodes, then with 4 times as many in each
+    /// later round, up to --node-limit: where one of several answers is enough, the cheapest
+    /// is found first, not the first in move order. Without it every search runs to
+    /// --node-limit.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    first_budget: Option<u64>,
     /// Also write the summary to this Markdown file.
     #[arg(long, value_name = "FILE")]
     md: Option<PathBuf>,
@@ -147,25 +153,41 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<ExitCode> {
     if let Some(md) = &args.md {
         Output::check(md)?;
     }
-    let mut solver = connectk::quarto::Solver::new(rules, args.table_mb.bytes());
-    if let Some(limit) = args.node_limit {
-        solver = solver.with_node_limit(limit);
-    }
+    let solver = connectk::quarto::Solver::new(rules, args.table_mb.bytes());
+    let last = args.node_limit.unwrap_or(u64::MAX);
+    let budget = Budget {
+        first: args.first_budget.unwrap_or(last).min(last),
+        last,
+    };
     let start = Instant::now();
-    let proof = split::prove(rules, args.turns, &args.csv, solver, &mut |row| {
-        let bound = match (row.lower, row.upper) {
-            (1, _) => "P1 wins",
-            (_, -1) => "P2 wins",
-            (0, _) => "P1 draws or wins",
-            _ => "P2 draws or wins",
-        };
-        errln!(
-            "{}: {bound}, {} nodes, {:.1} s",
-            row.record,
-            row.nodes,
-            row.seconds
-        );
-    })?;
+    let proof = split::prove(
+        rules,
+        args.turns,
+        &args.csv,
+        solver,
+        budget,
+        &mut |asked| match asked {
+            Asked::Answered(row) => {
+                let bound = match (row.lower, row.upper) {
+                    (1, _) => "P1 wins",
+                    (_, -1) => "P2 wins",
+                    (0, _) => "P1 draws or wins",
+                    _ => "P2 draws or wins",
+                };
+                errln!(
+                    "{}: {bound}, {} nodes, {:.1} s",
+                    row.record,
+                    row.nodes,
+                    row.seconds
+                );
+            }
+            Asked::Stopped {
+                record,
+                nodes,
+                seconds,
+            } => errln!("{record}: no answer within {nodes} nodes, {seconds:.1} s"),
+        },
+    )?;
     let wall = start.elapsed().as_secs_f64();
     let document = proof.document(&rules, args.turns, wall);
     if let Some(md) = &args.md {

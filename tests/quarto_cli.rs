@@ -189,6 +189,43 @@ fn a_proof_asks_only_what_it_needs_and_a_rerun_asks_nothing() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// A shard's `--known` folder must exist and hold only CSVs of bounds: anything else is bad
+/// input (exit 2, one line naming the folder or the file), and the shard's own CSV is left
+/// as it was.
+#[test]
+fn a_shard_refuses_a_known_folder_it_cannot_use() {
+    let dir = std::env::temp_dir().join(format!("connectk-quarto-known-{}", std::process::id()));
+    let known = dir.join("known");
+    std::fs::create_dir_all(&known).unwrap();
+    std::fs::write(known.join("other.csv"), "index,key\n0,x\n").unwrap();
+    let own = dir.join("own.csv");
+    let missing = dir.join("missing");
+    for (folder, named) in [(&missing, "missing"), (&known, "other.csv")] {
+        let args = [
+            "prove",
+            "--size",
+            "2",
+            "--attributes",
+            "2",
+            "--table-mb",
+            "1",
+            "--shard",
+            "1/2",
+            "--known",
+            folder.to_str().unwrap(),
+            "--csv",
+            own.to_str().unwrap(),
+        ];
+        let out = quarto(&args, "");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(named), "{stderr}");
+        assert!(!own.exists() || std::fs::read(&own).unwrap().is_empty());
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// `certify` writes a certificate that `check-proof` accepts (exit 0); a certificate claiming
 /// the wrong winner is refuted (exit 1, with the reason), and a file that is not a certificate
 /// or cannot be read is bad input (exit 2, one line naming the line or the file).

@@ -242,6 +242,29 @@ check_quarto() {
     same "quarto merge's value" "$tmp/quarto-value-slurm.txt" "$tmp/quarto-value-local.txt"
 }
 
+# A proof shared by an array runs in passes (each a whole array, `sbatch --wait`) until the
+# first task's report gives the outcome, which must be the one proof in one local process finds.
+check_quarto_prove() {
+    local variation=(--size 3 --attributes 3 --rules misere --turns 3)
+    export QUARTO_SIZE=3 QUARTO_ATTRIBUTES=3 QUARTO_RULES=misere QUARTO_TURNS=3
+    export QUARTO_TABLE_MB=16 QUARTO_OUT=quarto-prove
+    local report="$tmp/slurm/quarto-prove/proof.shard-1-of-4.md" passes=0 started=$SECONDS
+    until grep -q '^Outcome of the empty board: \*\*' "$report" 2>/dev/null; do
+        passes=$((passes + 1))
+        [ "$passes" -le 10 ] || fail "quarto prove: no outcome after 10 passes; see $report"
+        timeout "$timeout" sbatch --wait --chdir="$tmp/slurm" \
+            --output="$tmp/log/quarto-prove-$passes-%a.out" --array=1-4 --cpus-per-task=1 \
+            --mem=1G "$here/quarto-prove.sbatch" >/dev/null ||
+            fail "quarto prove: pass $passes failed; see $tmp/log/quarto-prove-$passes-*.out"
+    done
+    echo "slurm check: quarto prove: $passes passes of 4 tasks in about $((SECONDS - started)) s"
+    local_run quarto-prove quarto prove "${variation[@]}" --table-mb 16 \
+        --csv "$tmp/local/quarto-prove.csv" --md "$tmp/local/quarto-prove.md"
+    grep '^Outcome' "$report" >"$tmp/quarto-prove-slurm.txt"
+    grep '^Outcome' "$tmp/local/quarto-prove.md" >"$tmp/quarto-prove-local.txt"
+    same "quarto prove's outcome" "$tmp/quarto-prove-slurm.txt" "$tmp/quarto-prove-local.txt"
+}
+
 # slurmd starts jobs as their owner, which takes root on a single machine.
 [ "$(id -u)" = 0 ] || skip "slurmd needs root to start jobs; run this as root"
 install_slurm
@@ -255,4 +278,5 @@ check_table1
 check_sizes
 check_annulus
 check_quarto
-echo "slurm check: passed: table1, sizes, annulus and quarto arrays agree with local runs ($((SECONDS - started)) s)"
+check_quarto_prove
+echo "slurm check: passed: table1, sizes, annulus, quarto split and quarto prove arrays agree with local runs ($((SECONDS - started)) s)"

@@ -1,15 +1,16 @@
 //! `connectk quarto split` and `prove`: big solves split by their first turns.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use connectk::Depth;
+use anyhow::Context;
 use connectk::experiment::export::Output;
 use connectk::experiment::shard::Shard;
 use connectk::experiment::sweep::{Run, Solved};
-use connectk::quarto::split::{self, Asked, Budget, Split};
+use connectk::quarto::split::{self, Asked, Budget, ProofSettings, Split};
 use connectk::quarto::value_text;
+use connectk::{Depth, GameResult, Player};
 
 use super::options::{OpeningsArgs, RulesArgs};
 
@@ -142,9 +143,50 @@ pub struct ProveArgs {
     /// --node-limit.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     first_budget: Option<u64>,
+    /// This process's share of the questions, I/N, for a job array: the proof then runs in
+    /// passes, each shard answering the questions that fall to it and reading the other
+    /// shards' answers from --known; a pass ends with "not known yet" until one settles it.
+    #[arg(long, default_value = "1/1", value_name = "I/N")]
+    shard: Shard,
+    /// A folder whose CSVs of bounds (every *.csv in it but --csv) the proof uses as well:
+    /// the other shards' answers.
+    #[arg(long, value_name = "DIR")]
+    known: Option<PathBuf>,
+    /// The outcome a sharded pass expects (p1, p2 or draw): where a side is expected to have
+    /// a choice that holds, a pass asks about one choice at a time. A wrong guess costs
+    /// passes, never correctness.
+    #[arg(long, value_enum, default_value_t = Expect::Draw)]
+    expect: Expect,
     /// Also write the summary to this Markdown file.
     #[arg(long, value_name = "FILE")]
     md: Option<PathBuf>,
+}
+
+/// The outcome a sharded proof expects.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum Expect {
+    P1,
+    P2,
+    Draw,
+}
+
+/// Every CSV in `dir` except `own`.
+fn other_csvs(dir: &Path, own: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let own = std::fs::canonicalize(own).ok();
+    let mut found = Vec::new();
+    let entries = std::fs::read_dir(dir)
+        .with_context(|| format!("--known {}: cannot list the folder", dir.display()))?;
+    for entry in entries {
+        let path = entry
+            .with_context(|| format!("--known {}: cannot list the folder", dir.display()))?
+            .path();
+        let csv = path.extension().is_some_and(|e| e == "csv");
+        if csv && std::fs::canonicalize(&path).ok() != own {
+            found.push(path);
+        }
+    }
+    found.sort();
+    Ok(found)
 }
 
 pub fn prove(args: ProveArgs) -> anyhow::Result<ExitCode> {
@@ -159,13 +201,25 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<ExitCode> {
         first: args.first_budget.unwrap_or(last).min(last),
         last,
     };
+    let settings = ProofSettings {
+        shard: args.shard,
+        known: match &args.known {
+            Some(dir) => other_csvs(dir, &args.csv)?,
+            None => Vec::new(),
+        },
+        expect: match args.expect {
+            Expect::P1 => GameResult::Win(Player::P1),
+            Expect::P2 => GameResult::Win(Player::P2),
+            Expect::Draw => GameResult::Draw,
+        },
+        ..ProofSettings::new(args.turns, budget)
+    };
     let start = Instant::now();
     let proof = split::prove(
         rules,
-        args.turns,
+        &settings,
         &args.csv,
         solver,
-        budget,
         &mut |asked| match asked {
             Asked::Answered(row) => {
                 let bound = match (row.lower, row.upper) {

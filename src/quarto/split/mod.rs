@@ -22,7 +22,7 @@ use super::solver::Solver;
 use super::value_text;
 
 pub use openings::{Opening, Selection, openings};
-pub use prove::{Asked, BoundRow, Budget, Proof, prove};
+pub use prove::{Asked, BoundRow, Budget, Proof, ProofSettings, prove};
 
 /// One solved opening, a row of the CSV.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

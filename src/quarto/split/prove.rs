@@ -1,14 +1,16 @@
 //! Proving the outcome of the empty board with as few questions to the solver as the proof
 //! needs, every answer kept in a CSV.
 
-use std::collections::HashMap;
-use std::path::Path;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::experiment::export::ExportError;
+use crate::experiment::export::csv::LineProblem;
 use crate::experiment::export::markdown::Document;
+use crate::experiment::export::{ExportError, io_error};
+use crate::experiment::shard::Shard;
 use crate::experiment::store::{Record, Store};
 use crate::{GameResult, Player, Value};
 
@@ -58,6 +60,8 @@ pub struct Proof {
     pub searches: usize,
     /// Searches that stopped at their node budget without an answer.
     pub stopped: usize,
+    /// Questions the proof needs that belong to other shards and have no answer yet.
+    pub pending: usize,
     /// Nodes of all searches run now, stopped ones included.
     pub nodes: u64,
     /// Their time in seconds.
@@ -73,6 +77,10 @@ impl Proof {
                 let remoteness = (result == GameResult::Draw).then(|| rules.last_ply());
                 format!("**{}**", value_text(Value { result, remoteness }))
             }
+            None if self.pending > 0 => format!(
+                "not known yet ({} questions wait for other shards; the next pass continues)",
+                self.pending
+            ),
             None => "unknown (searches stopped at the node limit; a rerun with a higher \
                      `--node-limit` continues)"
                 .to_string(),
@@ -152,39 +160,79 @@ pub enum Asked<'a> {
     },
 }
 
-/// Proves the outcome of the empty board by alpha-beta over the first `turns` turns, asking
-/// the solver only the questions the proof needs about the openings (does P1 win, or at least
+/// How a proof runs.
+#[derive(Clone, Debug)]
+pub struct ProofSettings {
+    /// Turns played before the solver takes over: the openings are the positions after them.
+    pub turns: u32,
+    /// Nodes each search may spend, in rounds.
+    pub budget: Budget,
+    /// This process's share of the questions. With more than one shard the proof runs in
+    /// passes: each pass asks, below each position where a side chooses, only the first
+    /// choice not yet refuted (so that every shard follows the same tree), each shard answers
+    /// the questions that fall to it, and the next pass reads every shard's answers.
+    pub shard: Shard,
+    /// CSVs of other shards whose answers the proof uses as well (read, never written).
+    pub known: Vec<PathBuf>,
+    /// The outcome a sharded pass expects: where it expects the side to move to have a
+    /// choice that holds, the pass asks about the first choice not yet refuted only; where it
+    /// expects none to, it asks about every choice. A wrong guess costs passes, not
+    /// correctness.
+    pub expect: GameResult,
+}
+
+impl ProofSettings {
+    /// One process over the first `turns` turns, each search within `budget`.
+    pub fn new(turns: u32, budget: Budget) -> ProofSettings {
+        ProofSettings {
+            turns,
+            budget,
+            shard: Shard { index: 1, count: 1 },
+            known: Vec::new(),
+            expect: GameResult::Draw,
+        }
+    }
+}
+
+/// Proves the outcome of the empty board by alpha-beta over the first turns, asking the
+/// solver only the questions the proof needs about the openings (does P1 win, or at least
 /// draw, there?), one null-window search each within the node budget of its round, and
 /// keeping every answer in the CSV at `path` so that a rerun asks nothing twice. Far less work
 /// than solving every opening: proving a draw needs, below each of one side's choices, one
 /// answer of the other side that holds.
 ///
 /// # Errors
-/// [`ExportError`] when the CSV cannot be read or written.
+/// [`ExportError`] when a CSV cannot be read or written.
 pub fn prove(
     rules: Rules,
-    turns: u32,
+    settings: &ProofSettings,
     path: &Path,
     solver: Solver,
-    budget: Budget,
     on_search: &mut dyn FnMut(Asked),
 ) -> Result<Proof, ExportError> {
     let store = Store::<BoundRow>::open(path)?;
+    let mut rows = store.rows()?;
+    for other in &settings.known {
+        rows.extend(complete_rows(other)?);
+    }
     let mut known: HashMap<String, (i8, i8)> = HashMap::new();
-    for row in store.rows()? {
+    for row in rows {
         let bounds = known.entry(row.key).or_insert((-1, 1));
         *bounds = (bounds.0.max(row.lower), bounds.1.min(row.upper));
     }
     let mut prover = Prover {
         rules,
         canon: Canonizer::new(&rules),
-        turns,
+        turns: settings.turns,
+        shard: settings.shard,
+        expect: p1_outcome(settings.expect),
         known,
         memo: HashMap::new(),
         stopped: HashMap::new(),
         used: HashMap::new(),
+        pending: HashSet::new(),
         solver,
-        budget: budget.first,
+        budget: settings.budget.first,
         store,
         on_search,
         proof: Proof {
@@ -192,27 +240,93 @@ pub fn prove(
             openings: 0,
             searches: 0,
             stopped: 0,
+            pending: 0,
             nodes: 0,
             seconds: 0.0,
         },
         failed: None,
     };
     let root = Position::new(rules);
-    let result = match prover.settle(&root, 1, budget) {
-        Some(true) => Some(GameResult::Win(Player::P1)),
-        Some(false) => prover.settle(&root, 0, budget).map(|draw| match draw {
-            true => GameResult::Draw,
-            false => GameResult::Win(Player::P2),
-        }),
-        None => None,
+    let budget = settings.budget;
+    let wins = prover.settle(&root, 1, budget);
+    // Shards ask the draw question in the same pass even while the win question is open:
+    // the two trees are independent, and a pass is a job array's whole run.
+    let draws = match wins {
+        Some(false) => prover.settle(&root, 0, budget),
+        None if prover.sharded() => prover.settle(&root, 0, budget).and(None),
+        _ => None,
     };
     if let Some(e) = prover.failed {
         return Err(e);
     }
     let mut proof = prover.proof;
     proof.openings = prover.used.len();
-    proof.result = result;
+    proof.pending = prover.pending.len();
+    proof.result = match (wins, draws) {
+        (Some(true), _) => Some(GameResult::Win(Player::P1)),
+        (Some(false), Some(true)) => Some(GameResult::Draw),
+        (Some(false), Some(false)) => Some(GameResult::Win(Player::P2)),
+        _ => None,
+    };
     Ok(proof)
+}
+
+/// The rows of another process's CSV of bounds, up to its last complete line (that process
+/// may be appending a row right now).
+fn complete_rows(path: &Path) -> Result<Vec<BoundRow>, ExportError> {
+    let bytes = std::fs::read(path).map_err(io_error(path))?;
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut reader = csv::Reader::from_reader(&bytes[..complete]);
+    let columns = ["key", "record", "lower", "upper", "nodes", "seconds"];
+    let header = reader
+        .headers()
+        .map(|h| h.iter().eq(columns))
+        .unwrap_or(false);
+    if complete > 0 && !header {
+        return Err(ExportError::Unreadable {
+            path: path.display().to_string(),
+            line: 1,
+            problem: LineProblem {
+                field: None,
+                message: format!(
+                    "not a CSV of bounds: its header must be {}",
+                    columns.join(",")
+                ),
+            },
+        });
+    }
+    let mut rows = Vec::new();
+    for (i, row) in reader.deserialize::<BoundRow>().enumerate() {
+        rows.push(row.map_err(|e| ExportError::Unreadable {
+            path: path.display().to_string(),
+            line: i as u64 + 2,
+            problem: LineProblem {
+                field: None,
+                message: format!("not a row of bounds ({e})"),
+            },
+        })?);
+    }
+    Ok(rows)
+}
+
+/// A result as an outcome for P1: 1 a win, 0 a draw, -1 a loss.
+fn p1_outcome(result: GameResult) -> i8 {
+    match result {
+        GameResult::Win(Player::P1) => 1,
+        GameResult::Win(Player::P2) => -1,
+        GameResult::Draw => 0,
+    }
+}
+
+/// The shard that asks the question about the opening `key`: by a hash of the key's text, so
+/// that every process and machine agrees.
+fn shard_of(key: &str, count: u32) -> u32 {
+    // FNV-1a: small, and the same on every platform and Rust version (std's hashers are not
+    // promised to be).
+    let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    (hash % u64::from(count)) as u32 + 1
 }
 
 /// The state of a proof.
@@ -220,6 +334,9 @@ struct Prover<'a> {
     rules: Rules,
     canon: Canonizer,
     turns: u32,
+    shard: Shard,
+    /// The expected outcome for P1 (1, 0, -1), steering sharded passes.
+    expect: i8,
     /// Bounds known for each opening, for P1.
     known: HashMap<String, (i8, i8)>,
     /// Answers found for positions before the openings, by key and threshold.
@@ -228,6 +345,8 @@ struct Prover<'a> {
     stopped: HashMap<(String, i8), u64>,
     /// Openings the proof asked about.
     used: HashMap<String, ()>,
+    /// Openings whose questions fall to other shards and have no answer yet.
+    pending: HashSet<String>,
     solver: Solver,
     /// Nodes each search of the current round may spend.
     budget: u64,
@@ -238,6 +357,11 @@ struct Prover<'a> {
 }
 
 impl Prover<'_> {
+    /// Whether the questions are shared between shards (the proof then runs in passes).
+    fn sharded(&self) -> bool {
+        self.shard.count > 1
+    }
+
     /// Whether the outcome of `pos` for P1 is at least `t`, asked in rounds of growing node
     /// budgets until one answers; `None` when the last round leaves it open.
     fn settle(&mut self, pos: &Position, t: i8, budget: Budget) -> Option<bool> {
@@ -259,12 +383,7 @@ impl Prover<'_> {
             return None;
         }
         if let Some(outcome) = pos.outcome() {
-            let v = match outcome.result {
-                GameResult::Win(Player::P1) => 1,
-                GameResult::Win(Player::P2) => -1,
-                GameResult::Draw => 0,
-            };
-            return Some(v >= t);
+            return Some(p1_outcome(outcome.result) >= t);
         }
         let key = key_text(&self.canon, pos);
         if pos.plies() == self.turns {
@@ -277,6 +396,9 @@ impl Prover<'_> {
         // P1 needs one child at least t, P2 one child below it: a child answering `decisive`
         // decides the node; the node is open while an open child could still do so.
         let decisive = pos.to_move() == Player::P1;
+        // A shard asks only about the first choice not yet refuted where it expects one to
+        // hold, as every shard does, so that they all follow one tree.
+        let first_choice_only = self.sharded() && (self.expect >= t) == decisive;
         let mut open = false;
         let mut seen = HashMap::new();
         for turn in pos.legal_turns() {
@@ -291,7 +413,7 @@ impl Prover<'_> {
                     return Some(decisive);
                 }
                 Some(_) => {}
-                None if self.failed.is_some() => return None,
+                None if self.failed.is_some() || first_choice_only => return None,
                 None => open = true,
             }
         }
@@ -312,6 +434,10 @@ impl Prover<'_> {
         }
         if upper < t {
             return Some(false);
+        }
+        if self.sharded() && shard_of(&key, self.shard.count) != self.shard.index {
+            self.pending.insert(key);
+            return None;
         }
         let question = (key, t);
         if self
@@ -383,7 +509,8 @@ mod tests {
 
     fn proved(rules: Rules, turns: u32, csv: &Path, budget: Budget) -> Proof {
         let solver = Solver::new(rules, 1 << 20);
-        prove(rules, turns, csv, solver, budget, &mut |_| {}).unwrap()
+        let settings = ProofSettings::new(turns, budget);
+        prove(rules, &settings, csv, solver, &mut |_| {}).unwrap()
     }
 
     /// Every small variation under both rules: a proof in one round without a limit and one in
@@ -419,6 +546,54 @@ mod tests {
             }
         }
         assert!(stopped > 0, "no search ever stopped at a budget");
+    }
+
+    /// A proof shared by three shards, run in passes (each shard in turn reading the others'
+    /// CSVs), reaches the outcome a plain solve finds on every small variation, whichever
+    /// outcome the shards expect.
+    #[test]
+    fn shards_in_passes_prove_what_a_solve_finds() {
+        for (size, attributes) in [(2, 3), (3, 3), (3, 4)] {
+            for variant in [Variant::Normal, Variant::Misere] {
+                let rules = Rules::new(size, attributes, None, variant, false).unwrap();
+                let root = Position::new(rules);
+                let solved = Solver::new(rules, 1 << 20)
+                    .solve(&root, Depth::Weak)
+                    .unwrap();
+                for expect in [GameResult::Draw, GameResult::Win(Player::P1)] {
+                    let result = sharded_proof(rules, size, 3, expect);
+                    assert_eq!(result, solved.value.result, "{rules}, expecting {expect:?}");
+                }
+            }
+        }
+    }
+
+    /// Runs passes of `count` shards until one of them settles the empty board.
+    fn sharded_proof(rules: Rules, turns: u32, count: u32, expect: GameResult) -> GameResult {
+        let csvs: Vec<_> = (0..count).map(|_| fresh_csv()).collect();
+        for _pass in 0..40 {
+            for index in 1..=count {
+                let own = &csvs[index as usize - 1];
+                let settings = ProofSettings {
+                    shard: Shard { index, count },
+                    known: csvs
+                        .iter()
+                        .filter(|c| *c != own && c.exists())
+                        .cloned()
+                        .collect(),
+                    expect,
+                    ..ProofSettings::new(turns, Budget::single(u64::MAX))
+                };
+                let solver = Solver::new(rules, 1 << 20);
+                let proof = prove(rules, &settings, own, solver, &mut |_| {}).unwrap();
+                if let Some(result) = proof.result {
+                    csvs.iter().for_each(|c| drop(std::fs::remove_file(c)));
+                    return result;
+                }
+                assert!(proof.pending > 0, "{rules}: open with nothing pending");
+            }
+        }
+        panic!("{rules}: no outcome after 40 passes of {count} shards");
     }
 
     /// A budget too small for any answer leaves the outcome unknown and appends nothing it

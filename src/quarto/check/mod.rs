@@ -1,7 +1,9 @@
 //! The certificate checker: replays each strategy of a certificate against every reply, by
 //! the rules of play alone (no solver, no symmetry), and confirms or refutes the claim.
 
+pub mod canonical;
 mod parse;
+pub mod symmetry;
 
 use std::collections::HashSet;
 

@@ -398,15 +398,17 @@ fn criteria_subsets_merge_pieces_that_agree_on_the_counted_attributes() {
 
 // ---- Corrupted certificates refused ----
 
+/// The certificate with each line replaced by `change` of it.
+fn each_line(text: &str, change: impl Fn(&str) -> String) -> String {
+    text.lines().map(change).collect::<Vec<_>>().join("\n")
+}
+
 /// The certificate lines with the entry for `position` (cells and hand) given `turn`.
 fn with_turn(text: &str, position: &str, turn: &str) -> String {
-    text.lines()
-        .map(|line| match line.strip_prefix(position) {
-            Some(_) => format!("{position} {turn}"),
-            None => line.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    each_line(text, |line| match line.strip_prefix(position) {
+        Some(_) => format!("{position} {turn}"),
+        None => line.to_string(),
+    })
 }
 
 #[test]
@@ -480,22 +482,19 @@ fn a_wrong_claim_is_refused() {
 /// names of a 3x3 board).
 fn turns_moved(text: &str, to: &[usize]) -> String {
     let names = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"];
-    text.lines()
-        .map(|line| {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            match words[..] {
-                [cells, hand, turn] if !line.starts_with("strategy") => {
-                    let (cell, rest) = turn.split_at(2.min(turn.len()));
-                    match names.iter().position(|&n| n == cell) {
-                        Some(c) => format!("{cells} {hand} {}{rest}", names[to[c]]),
-                        None => line.to_string(),
-                    }
+    each_line(text, |line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words[..] {
+            [cells, hand, turn] if !line.starts_with("strategy") => {
+                let (cell, rest) = turn.split_at(2.min(turn.len()));
+                match names.iter().position(|&n| n == cell) {
+                    Some(c) => format!("{cells} {hand} {}{rest}", names[to[c]]),
+                    None => line.to_string(),
                 }
-                _ => line.to_string(),
             }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+            _ => line.to_string(),
+        }
+    })
 }
 
 #[test]

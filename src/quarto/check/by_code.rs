@@ -41,8 +41,11 @@ impl<'a> CanonicalTurns<'a> {
         rules: &Rules,
         entries: &HashMap<String, (String, usize)>,
     ) -> Result<Self, Malformed> {
+        // In file order, so that the first bad entry is the one reported.
+        let mut in_order: Vec<_> = entries.iter().collect();
+        in_order.sort_by_key(|(_, (_, line))| *line);
         let mut turns = HashMap::with_capacity(entries.len());
-        for (position, (turn, line)) in entries {
+        for (position, (turn, line)) in in_order {
             let malformed = |reason: String| Malformed {
                 line: *line,
                 reason,

@@ -20,37 +20,7 @@ use replay::{Lookup, Replay};
 pub use by_code::layout_text;
 pub use parse::Malformed;
 pub(crate) use plain::{exact_key, position_text};
-
-/// Why a well-formed certificate does not prove its claim: the file line at fault (0 when
-/// the fault is a missing part), the game record where it shows, and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("refuted{}: {reason}{}", at_line(*.line), after(.record))]
-pub struct Refuted {
-    /// The certificate line at fault, or 0.
-    pub line: usize,
-    /// The game record, from the proved position, where the fault shows.
-    pub record: String,
-    /// What is wrong.
-    pub reason: String,
-}
-
-/// ` at line N` for a line, nothing for 0.
-fn at_line(line: usize) -> String {
-    if line == 0 {
-        String::new()
-    } else {
-        format!(" at line {line}")
-    }
-}
-
-/// ` after RECORD` for a record, nothing for the position proved itself.
-fn after(record: &str) -> String {
-    if record.is_empty() {
-        String::new()
-    } else {
-        format!(" (after {record})")
-    }
-}
+pub use replay::Refuted;
 
 /// Why a certificate was not accepted.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -7,7 +7,37 @@ use crate::{GameResult, Player};
 
 use super::super::notation;
 use super::super::position::{Position, Turn};
-use super::Refuted;
+
+/// Why a well-formed certificate does not prove its claim: the file line at fault (0 when
+/// the fault is a missing part), the game record where it shows, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("refuted{}: {reason}{}", at_line(*.line), after(.record))]
+pub struct Refuted {
+    /// The certificate line at fault, or 0.
+    pub line: usize,
+    /// The game record, from the proved position, where the fault shows.
+    pub record: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// ` at line N` for a line, nothing for 0.
+fn at_line(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(" at line {line}")
+    }
+}
+
+/// ` after RECORD` for a record, nothing for the position proved itself.
+fn after(record: &str) -> String {
+    if record.is_empty() {
+        String::new()
+    } else {
+        format!(" (after {record})")
+    }
+}
 
 /// Why a strategy has no usable turn in a position: the file line at fault (0 for a missing
 /// entry) and what is wrong, said after the player's name (`strategy has no turn ...`).

@@ -226,9 +226,11 @@ fn a_shard_refuses_a_known_folder_it_cannot_use() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// `certify` writes a certificate that `check-proof` accepts (exit 0); a certificate claiming
-/// the wrong winner is refuted (exit 1, with the reason), and a file that is not a certificate
-/// or cannot be read is bad input (exit 2, one line naming the line or the file).
+/// `certify` writes a certificate (version 2 by default, 1 on request) that `check-proof`
+/// accepts (exit 0); a certificate claiming the wrong winner is refuted (exit 1, with the
+/// reason), and a file that is not a certificate, has an entry out of canonical form or
+/// cannot be read is bad input (exit 2, one line naming the line or the file), as is a format
+/// `certify` does not know.
 #[test]
 fn check_proof_accepts_refutes_and_refuses_by_exit_status() {
     let dir = std::env::temp_dir().join(format!("connectk-quarto-proof-{}", std::process::id()));
@@ -249,6 +251,27 @@ fn check_proof_accepts_refutes_and_refuses_by_exit_status() {
     let out = quarto(&args, "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let written = std::fs::read_to_string(&good).unwrap();
+    assert!(written.starts_with("quarto-certificate 2\n"), "{written}");
+    let old = dir.join("old.txt");
+    let mut old_args = args.to_vec();
+    old_args[8] = old.to_str().unwrap();
+    old_args.extend(["--format", "1"]);
+    assert!(quarto(&old_args, "").status.success());
+    assert!(
+        std::fs::read_to_string(&old)
+            .unwrap()
+            .starts_with("quarto-certificate 1\n")
+    );
+    let mut unknown = args.to_vec();
+    unknown.extend(["--format", "3"]);
+    let out = quarto(&unknown, "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr).lines().count(),
+        1,
+        "{}",
+        text(&out.stderr)
+    );
     let variant = |name: &str, from: &str, to: &str| {
         assert!(written.contains(from), "{written}");
         let path = dir.join(name);
@@ -257,6 +280,7 @@ fn check_proof_accepts_refutes_and_refuses_by_exit_status() {
     };
     let wrong_claim = variant("wrong-claim.txt", "claim P2", "claim P1");
     let broken = variant("broken.txt", "rules 2 2", "rules 2 x");
+    let moved = variant("moved.txt", "\n.... LS ", "\n.... DT ");
     let missing = dir.join("missing.txt");
     let cases = [
         (
@@ -265,7 +289,13 @@ fn check_proof_accepts_refutes_and_refuses_by_exit_status() {
             "proof accepted: misere 2x2, 2 attributes: P2",
         ),
         (wrong_claim.as_path(), 1, "refuted"),
+        (
+            old.as_path(),
+            0,
+            "proof accepted: misere 2x2, 2 attributes: P2",
+        ),
         (broken.as_path(), 2, "line 2"),
+        (moved.as_path(), 2, "canonical"),
         (missing.as_path(), 2, "cannot read"),
     ];
     for (path, status, expected) in cases {

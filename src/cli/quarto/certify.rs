@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use connectk::quarto::Solver;
-use connectk::quarto::certificate;
+use connectk::quarto::certificate::{self, Format};
 
 use super::options::RulesArgs;
 
@@ -14,8 +14,8 @@ use super::options::RulesArgs;
 ///
 /// Write a proof certificate of a position's outcome: the winner's strategy against every
 /// reply, or each side's non-losing strategy for a draw (format in docs/quarto.md), for
-/// `connectk quarto check-proof` to replay. Positions are not reduced by symmetry: meant for
-/// small variations.
+/// `connectk quarto check-proof` to replay. Version 2 (the default) keys entries by canonical
+/// positions under the board and attribute symmetries; version 1 by positions as they stand.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -26,6 +26,11 @@ pub struct Args {
     /// The certificate file to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+    /// The format version: 2 keys entries by canonical positions, 1 by positions as they
+    /// stand (larger; for readers of the old format).
+    #[arg(long, default_value_t = 2, value_name = "VERSION",
+          value_parser = clap::value_parser!(u32).range(1..=2))]
+    format: u32,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = connectk::Mib(256), value_name = "MIB")]
     table_mb: connectk::Mib,
@@ -41,7 +46,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(limit) = args.node_limit {
         solver.set_node_limit(limit);
     }
-    let certificate = match certificate::certify(&mut solver, &pos, &args.moves) {
+    let format = match args.format {
+        1 => Format::Plain,
+        _ => Format::Canonical,
+    };
+    let certificate = match certificate::certify(&mut solver, &pos, &args.moves, format) {
         Ok(certificate) => certificate,
         Err(e) => {
             errln!("{e}");

@@ -1,10 +1,10 @@
 //! Proof certificates: the strategies that prove a solved outcome, written as text that a
 //! separate checker ([`crate::quarto::check`]) replays against every reply.
 //!
-//! The format (version 1), one item per line:
+//! The format, one item per line:
 //!
 //! ```text
-//! quarto-certificate 1
+//! quarto-certificate 1|2
 //! rules SIZE ATTRIBUTES CRITERIA normal|misere squares|no-squares
 //! root RECORD                    (the game record of the position proved, `-` for the empty board)
 //! claim P1|P2|draw               (the outcome with perfect play)
@@ -18,17 +18,46 @@
 //! `.` for an empty cell or the piece's number as a hexadecimal digit, and `HAND`, the piece
 //! code of the piece to place (`-` before the opening handover); `TURN` is written as in game
 //! records (`b2:LTQ`). Transpositions share one entry: a position has one entry however it is
-//! reached. Positions are not reduced by symmetry, so that the checker needs none.
+//! reached.
+//!
+//! Version 1 keys entries by the position as it stands. Version 2 keys them by the checker's
+//! canonical code ([`crate::quarto::check::canonical`]): an entry is written as the code's
+//! representative (the position in the canonical frame, each piece's uncounted attributes 0)
+//! with the turn in that frame, so one entry serves every symmetric position and every
+//! position that differs only in uncounted attributes.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use crate::{Depth, GameResult, Player, Variant};
 
+use super::check::canonical::Canonizer;
+use super::check::{exact_key, layout_text, position_text};
 use super::notation;
+use super::piece::{Cell, Piece};
 use super::position::{Position, Turn};
 use super::rules::Rules;
 use super::solver::{Solver, Unfinished};
+
+/// How a certificate keys its entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Version 1: one entry per position as it stands on the board.
+    Plain,
+    /// Version 2: one entry per canonical position, with the turn in the canonical frame.
+    #[default]
+    Canonical,
+}
+
+impl Format {
+    /// The version number the file's first line carries.
+    pub fn version(self) -> u32 {
+        match self {
+            Format::Plain => 1,
+            Format::Canonical => 2,
+        }
+    }
+}
 
 /// What a strategy guarantees its player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +82,8 @@ pub struct Strategy {
 /// A proof of a position's outcome: the outcome and the strategies that force it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Certificate {
+    /// How the entries are keyed.
+    pub format: Format,
     /// The rules.
     pub rules: Rules,
     /// The game record of the position proved.
@@ -63,22 +94,50 @@ pub struct Certificate {
     pub strategies: Vec<Strategy>,
 }
 
-/// A position as a certificate names it: its cells and the piece in hand (see the module
-/// documentation).
-pub fn position_code(pos: &Position) -> String {
-    let rules = pos.rules();
-    let mut code: String = (0..rules.cells())
-        .map(|i| {
-            pos.board()
-                .piece_at(super::Cell::from_index(i))
-                .map_or('.', |p| {
-                    char::from_digit(u32::from(p.bits()), 16).unwrap_or('?')
-                })
-        })
-        .collect();
-    code.push(' ');
-    code.push_str(&pos.hand().map_or("-".to_string(), |p| p.code(rules)));
-    code
+/// How entries are keyed and written, by format.
+enum Keys {
+    /// Positions as they stand.
+    Plain,
+    /// Canonical positions, by the checker's own code.
+    Canonical(Box<Canonizer>),
+}
+
+impl Keys {
+    /// The keys of `format` under `rules`.
+    fn new(format: Format, rules: &Rules) -> Keys {
+        match format {
+            Format::Plain => Keys::Plain,
+            Format::Canonical => Keys::Canonical(Box::new(Canonizer::new(rules))),
+        }
+    }
+
+    /// The key shared by the positions that share an entry.
+    fn key(&self, pos: &Position) -> u128 {
+        match self {
+            Keys::Plain => exact_key(pos),
+            Keys::Canonical(canon) => canon.canonical(pos).0.value(),
+        }
+    }
+
+    /// The entry for `turn` played in `pos`: the position and the turn as written.
+    fn entry(&self, pos: &Position, turn: Turn) -> (String, String) {
+        let rules = pos.rules();
+        let Keys::Canonical(canon) = self else {
+            return (position_text(pos), notation::format_turn(rules, turn));
+        };
+        let (code, frame) = canon.canonical(pos);
+        let position = layout_text(canon, rules, &canon.representative(code));
+        let turn = Turn {
+            place: turn
+                .place
+                .map(|c| Cell::from_index(frame.cell_to_canonical(c.index()))),
+            give: turn.give.map(|p| {
+                let values = frame.values_to_canonical(canon.values(p.bits()));
+                Piece::from_bits(canon.piece_bits(values))
+            }),
+        };
+        (position, notation::format_turn(rules, turn))
+    }
 }
 
 /// Finds the turns of one player's strategy with the solver.
@@ -86,7 +145,8 @@ struct Writer<'a> {
     solver: &'a mut Solver,
     player: Player,
     goal: Goal,
-    seen: HashSet<(super::Board, Option<super::Piece>)>,
+    keys: &'a Keys,
+    seen: HashSet<u128>,
     entries: Vec<(String, String)>,
 }
 
@@ -111,7 +171,7 @@ impl Writer<'_> {
     /// Adds the strategy's entries for every position reached from `pos` (the player's turn
     /// where it moves, every reply where the opponent does).
     fn grow(&mut self, pos: &Position) -> Result<(), Unfinished> {
-        if pos.is_over() || !self.seen.insert((*pos.board(), pos.hand())) {
+        if pos.is_over() || !self.seen.insert(self.keys.key(pos)) {
             return Ok(());
         }
         if pos.to_move() != self.player {
@@ -129,14 +189,13 @@ impl Writer<'_> {
         }
         // The outcome was solved first, so a turn that keeps it exists.
         let turn = chosen.expect("a solved position has a turn that keeps its outcome");
-        let text = notation::format_turn(pos.rules(), turn);
-        self.entries.push((position_code(pos), text));
+        self.entries.push(self.keys.entry(pos, turn));
         self.grow(&pos.play(turn).expect("a legal turn"))
     }
 }
 
-/// The certificate of `pos`'s outcome, `pos` being reached by the game record `record`:
-/// solved first, then each strategy grown from `pos`.
+/// The certificate of `pos`'s outcome in `format`, `pos` being reached by the game record
+/// `record`: solved first, then each strategy grown from `pos`.
 ///
 /// # Errors
 /// [`Unfinished`] when the solver's node limit or stop ended a search.
@@ -144,18 +203,21 @@ pub fn certify(
     solver: &mut Solver,
     pos: &Position,
     record: &str,
+    format: Format,
 ) -> Result<Certificate, Unfinished> {
     let claim = solver.solve(pos, Depth::Weak)?.value.result;
     let goals = match claim {
         GameResult::Win(p) => vec![(p, Goal::Win)],
         GameResult::Draw => vec![(Player::P1, Goal::Draw), (Player::P2, Goal::Draw)],
     };
+    let keys = Keys::new(format, pos.rules());
     let mut strategies = Vec::new();
     for (player, goal) in goals {
         let mut writer = Writer {
             solver: &mut *solver,
             player,
             goal,
+            keys: &keys,
             seen: HashSet::new(),
             entries: Vec::new(),
         };
@@ -167,6 +229,7 @@ pub fn certify(
         });
     }
     Ok(Certificate {
+        format,
         rules: *pos.rules(),
         record: match record.trim() {
             "" => "-".to_string(),
@@ -185,7 +248,7 @@ impl Certificate {
             .filter(|i| rules.criteria() >> i & 1 == 1)
             .map(|i| i.to_string())
             .collect();
-        let mut text = String::from("quarto-certificate 1\n");
+        let mut text = format!("quarto-certificate {}\n", self.format.version());
         let variant = match rules.variant() {
             Variant::Normal => "normal",
             Variant::Misere => "misere",

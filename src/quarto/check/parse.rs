@@ -32,6 +32,8 @@ pub struct ReadStrategy {
 
 /// A certificate as read.
 pub struct ReadCertificate {
+    /// The format version: 1 (positions as they stand) or 2 (canonical positions).
+    pub version: u32,
     /// The rules.
     pub rules: Rules,
     /// The position proved.
@@ -164,9 +166,11 @@ pub fn read(text: &str) -> Result<ReadCertificate, Malformed> {
         lines: text.lines().enumerate().peekable(),
         at: 0,
     };
-    if lines.expect("quarto-certificate")? != ["1"] {
-        return Err(lines.error("only version 1 is known".into()));
-    }
+    let version = match lines.expect("quarto-certificate")?[..] {
+        ["1"] => 1,
+        ["2"] => 2,
+        _ => return Err(lines.error("only versions 1 and 2 are known".into())),
+    };
     let rules = read_rules(&lines.expect("rules")?, &lines)?;
     let root = lines.expect("root")?.join(" ");
     let record = if root == "-" { "" } else { root.as_str() };
@@ -182,6 +186,7 @@ pub fn read(text: &str) -> Result<ReadCertificate, Malformed> {
         strategies.push(read_strategy(&words, &mut lines)?);
     }
     Ok(ReadCertificate {
+        version,
         rules,
         root,
         claim,

@@ -513,36 +513,39 @@ mod tests {
         prove(rules, &settings, csv, solver, &mut |_| {}).unwrap()
     }
 
+    /// The variations of these sizes and attributes under both rules, each with the outcome of
+    /// its empty board by a plain solve.
+    fn solved_variations(shapes: &[(u32, u32)]) -> Vec<(Rules, GameResult)> {
+        let mut found = Vec::new();
+        for &(size, attributes) in shapes {
+            for variant in [Variant::Normal, Variant::Misere] {
+                let rules = Rules::new(size, attributes, None, variant, false).unwrap();
+                let root = Position::new(rules);
+                let solved = Solver::new(rules, 1 << 20).solve(&root, Depth::Weak);
+                found.push((rules, solved.unwrap().value.result));
+            }
+        }
+        found
+    }
+
     /// Every small variation under both rules: a proof in one round without a limit and one in
     /// rounds from a single node up reach the outcome that a plain solve of the empty board
     /// finds, and the rounds do stop searches on the way.
     #[test]
     fn rounds_of_growing_budgets_prove_what_a_solve_finds() {
         let mut stopped = 0;
-        for (size, attributes) in [(2, 2), (2, 3), (3, 2), (3, 3), (3, 4)] {
-            for variant in [Variant::Normal, Variant::Misere] {
-                let rules = Rules::new(size, attributes, None, variant, false).unwrap();
-                let root = Position::new(rules);
-                let solved = Solver::new(rules, 1 << 20)
-                    .solve(&root, Depth::Weak)
-                    .unwrap();
-                for budget in [
-                    Budget::single(u64::MAX),
-                    Budget {
-                        first: 1,
-                        last: u64::MAX,
-                    },
-                ] {
-                    let csv = fresh_csv();
-                    let proof = proved(rules, size, &csv, budget);
-                    std::fs::remove_file(&csv).ok();
-                    assert_eq!(
-                        proof.result,
-                        Some(solved.value.result),
-                        "{rules} {budget:?}"
-                    );
-                    stopped += proof.stopped;
-                }
+        let shapes = [(2, 2), (2, 3), (3, 2), (3, 3), (3, 4)];
+        for (rules, outcome) in solved_variations(&shapes) {
+            let rounds = Budget {
+                first: 1,
+                last: u64::MAX,
+            };
+            for budget in [Budget::single(u64::MAX), rounds] {
+                let csv = fresh_csv();
+                let proof = proved(rules, rules.size(), &csv, budget);
+                std::fs::remove_file(&csv).ok();
+                assert_eq!(proof.result, Some(outcome), "{rules} {budget:?}");
+                stopped += proof.stopped;
             }
         }
         assert!(stopped > 0, "no search ever stopped at a budget");
@@ -553,17 +556,10 @@ mod tests {
     /// outcome the shards expect.
     #[test]
     fn shards_in_passes_prove_what_a_solve_finds() {
-        for (size, attributes) in [(2, 3), (3, 3), (3, 4)] {
-            for variant in [Variant::Normal, Variant::Misere] {
-                let rules = Rules::new(size, attributes, None, variant, false).unwrap();
-                let root = Position::new(rules);
-                let solved = Solver::new(rules, 1 << 20)
-                    .solve(&root, Depth::Weak)
-                    .unwrap();
-                for expect in [GameResult::Draw, GameResult::Win(Player::P1)] {
-                    let result = sharded_proof(rules, size, 3, expect);
-                    assert_eq!(result, solved.value.result, "{rules}, expecting {expect:?}");
-                }
+        for (rules, outcome) in solved_variations(&[(2, 3), (3, 3), (3, 4)]) {
+            for expect in [GameResult::Draw, GameResult::Win(Player::P1)] {
+                let result = sharded_proof(rules, rules.size(), 3, expect);
+                assert_eq!(result, outcome, "{rules}, expecting {expect:?}");
             }
         }
     }

@@ -630,25 +630,37 @@ impl Solver {
 
     /// A principal variation: from `pos`, best moves for both sides until the game ends
     /// (the lowest-numbered best move at each step). Each step settles one move at a time with
-    /// a narrow window, so it costs far less than analysing every move.
+    /// a narrow window, so it costs far less than analysing every move. Inside
+    /// [`Solver::limited`], a budget that runs out ends the line where it is (the searches'
+    /// answers mean nothing from then on, and `limited` returns no answer).
     pub fn principal_variation(&mut self, pos: &Position) -> Vec<Column> {
         let mut pos = *pos;
         let mut line = Vec::new();
         while !pos.is_over() {
             let score = self.score(&pos, Depth::Strong);
             let value = Self::value_of(&pos, score, Depth::Strong);
-            let column = pos
-                .legal_columns()
-                .into_iter()
-                .find(|&column| {
-                    let child = pos.played(column).expect("legal column");
-                    self.achieves(&child, Some(score), value)
-                })
-                .expect("some move keeps the value");
+            let found = pos.legal_columns().into_iter().find(|&column| {
+                let child = pos.played(column).expect("legal column");
+                self.achieves(&child, Some(score), value)
+            });
+            let Some(column) = found else {
+                assert!(
+                    self.exhausted(),
+                    "no move keeps the value of a solved position"
+                );
+                break;
+            };
             pos.play(column).expect("legal column");
             line.push(column);
         }
         line
+    }
+
+    /// Whether the budget of [`Solver::limited`] has run out in the searches so far.
+    fn exhausted(&self) -> bool {
+        self.backend
+            .as_ref()
+            .is_some_and(|(_, backend)| backend.exhausted())
     }
 }
 

@@ -13,6 +13,8 @@ mod arena;
 mod bench_data;
 #[path = "../brute_force.rs"]
 mod brute_force;
+#[path = "../budget.rs"]
+mod budget;
 #[path = "../canonical.rs"]
 mod canonical;
 #[path = "../delayed_take_even.rs"]

@@ -7,7 +7,7 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle, TermLike};
 
 /// How long a run goes before it first writes its progress when stderr is not a terminal: a
 /// short run writes nothing, as its bar on a terminal would be gone at the end.
@@ -21,17 +21,55 @@ const LOG_EVERY: Duration = Duration::from_secs(60);
 /// are written as a line of their own once the run has gone on for ten seconds, and then at
 /// most once a minute.
 pub fn bar(len: u64, units: &str) -> anyhow::Result<ProgressBar> {
-    let figures = format!("{{pos}}/{{len}} {units}, eta {{eta}}  {{msg}}");
+    let figures = format!("{{pos}}/{{len}} {units}, eta {{left}}  {{msg}}");
     if io::stderr().is_terminal() {
         let template = format!("{{elapsed_precise}} [{{bar:40}}] {figures}");
-        Ok(ProgressBar::new(len)
-            .with_style(ProgressStyle::with_template(&template)?.progress_chars("=> ")))
+        Ok(ProgressBar::new(len).with_style(
+            ProgressStyle::with_template(&template)?
+                .with_key("left", write_time_left)
+                .progress_chars("=> "),
+        ))
     } else {
         let template = format!("{{elapsed_precise}} {figures}");
         let log = LogLines::new(io::stderr(), Instant::now() + LOG_FIRST);
         let target = ProgressDrawTarget::term_like_with_hz(Box::new(log), 1);
         Ok(ProgressBar::with_draw_target(Some(len), target)
-            .with_style(ProgressStyle::with_template(&template)?))
+            .with_style(ProgressStyle::with_template(&template)?.with_key("left", write_time_left)))
+    }
+}
+
+/// Writes the bar's estimate of the time left (see [`time_left`]).
+fn write_time_left(state: &ProgressState, out: &mut dyn std::fmt::Write) {
+    let text = match time_left(state.pos(), state.len(), state.elapsed()) {
+        Some(left) => short_duration(left),
+        None => "unknown".to_string(),
+    };
+    let _ = out.write_str(&text);
+}
+
+/// The time left if the units still to do take as long on average as those done:
+/// `None` before the first is done. indicatif's own estimate follows a recent rate, which
+/// for units that take minutes or hours each swings to zero or to overflowed nonsense
+/// (billions of years were seen on the cylinder sweep).
+fn time_left(done: u64, len: Option<u64>, elapsed: Duration) -> Option<Duration> {
+    let len = len?;
+    if done == 0 {
+        return None;
+    }
+    let each = elapsed.as_secs_f64() / done as f64;
+    Some(Duration::from_secs_f64(
+        each * len.saturating_sub(done) as f64,
+    ))
+}
+
+/// A duration in its two largest units: `45s`, `12m05s`, `3h20m`, `2d04h`.
+fn short_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
+        3600..86400 => format!("{}h{:02}m", s / 3600, s / 60 % 60),
+        _ => format!("{}d{:02}h", s / 86400, s / 3600 % 24),
     }
 }
 
@@ -142,6 +180,22 @@ mod tests {
         draw(&log, "00:00:12 3/40 boards, eta 2m  k=4 7x6");
         draw(&log, "00:00:13 4/40 boards, eta 2m  k=4 6x7");
         assert_eq!(written(&log), "00:00:12 3/40 boards, eta 2m  k=4 7x6\n");
+    }
+
+    #[test]
+    fn the_time_left_is_unknown_before_the_first_unit_and_then_the_average_pace() {
+        let hour = Duration::from_secs(3600);
+        assert_eq!(time_left(0, Some(161), hour), None);
+        assert_eq!(time_left(1, None, hour), None);
+        assert_eq!(time_left(1, Some(161), hour), Some(hour * 160));
+        assert_eq!(time_left(4, Some(4), hour), Some(Duration::ZERO));
+        assert_eq!(short_duration(hour * 160), "6d16h");
+        assert_eq!(
+            short_duration(Duration::from_secs(3 * 3600 + 20 * 60 + 7)),
+            "3h20m"
+        );
+        assert_eq!(short_duration(Duration::from_secs(725)), "12m05s");
+        assert_eq!(short_duration(Duration::from_secs(45)), "45s");
     }
 
     #[test]

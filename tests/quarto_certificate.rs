@@ -1,13 +1,14 @@
 //! Proof certificates: the checker's canonical code against brute force over the whole
-//! symmetry group; certificates of small variations (both formats) accepted, and refused once
-//! corrupted (a changed turn, a missing entry, a wrong claim, turns that only work under a
-//! permutation that is not a symmetry, a broken file).
+//! symmetry group; certificates of small variations (every format) accepted, written to a
+//! file as they are made in memory, and refused once corrupted (a changed turn, a missing
+//! entry, a wrong claim, turns that only work under a permutation that is not a symmetry,
+//! version 3's cut at dead positions claimed under version 2, a broken file).
 
 use std::collections::HashMap;
 
 use crate::quarto_support;
 
-use connectk::quarto::certificate::{Format, certify};
+use connectk::quarto::certificate::{CertifyError, Format, certify, write};
 use connectk::quarto::check::canonical::{Canonizer, Layout};
 use connectk::quarto::check::{CheckError, check};
 use connectk::quarto::{Cell, Position, Rules, Solver, notation};
@@ -18,6 +19,9 @@ use quarto_support::{Plain, every_position, random_position};
 fn rules(size: u32, attributes: u32, variant: Variant) -> Rules {
     Rules::new(size, attributes, None, variant, false).unwrap()
 }
+
+/// Every format, oldest first.
+const FORMATS: [Format; 3] = [Format::Plain, Format::Canonical, Format::Pruned];
 
 /// The certificate text of the empty board of `rules`.
 fn certificate(rules: Rules, format: Format) -> String {
@@ -306,13 +310,15 @@ const SMALL: [(u32, u32, bool); 8] = [
 ];
 
 #[test]
-fn certificates_of_small_variations_are_accepted_in_both_formats_with_the_plain_outcome() {
+fn certificates_of_small_variations_are_accepted_in_every_format_with_the_plain_outcome() {
     for variant in [Variant::Normal, Variant::Misere] {
         for (size, attributes, squares) in SMALL {
             let rules = Rules::new(size, attributes, None, variant, squares).unwrap();
             let plain = check(&certificate(rules, Format::Plain)).unwrap();
             let canonical = check(&certificate(rules, Format::Canonical)).unwrap();
+            let pruned = check(&certificate(rules, Format::Pruned)).unwrap();
             assert_eq!(canonical.claim, plain.claim, "{rules}");
+            assert_eq!(pruned.claim, plain.claim, "{rules}");
             assert!(
                 canonical.positions < plain.positions || size == 2,
                 "{rules}"
@@ -364,7 +370,7 @@ fn a_certificate_of_a_position_within_a_game_is_accepted() {
     let rules = rules(3, 3, Variant::Misere);
     let record = "LSR a1:DTQ b2:LTR";
     let (pos, _) = notation::parse(rules, record).unwrap();
-    for format in [Format::Plain, Format::Canonical] {
+    for format in FORMATS {
         let mut solver = Solver::new(rules, 1 << 22);
         let text = certify(&mut solver, &pos, record, format)
             .unwrap()
@@ -396,6 +402,72 @@ fn criteria_subsets_merge_pieces_that_agree_on_the_counted_attributes() {
     );
 }
 
+#[test]
+fn version_3_ends_draw_strategies_at_dead_positions_and_is_smaller() {
+    // Draws of 3x3 with three attributes and 4x4 with two: version 3 needs fewer entries
+    // than version 2, both are accepted with the same claim, and version 3's entries claimed
+    // as version 2 (whose checker plays on past dead positions) are refused for the missing
+    // ones.
+    for variant in [Variant::Normal, Variant::Misere] {
+        for rules in [
+            Rules::new(3, 3, None, variant, false).unwrap(),
+            Rules::new(4, 2, None, variant, false).unwrap(),
+        ] {
+            let canonical = certificate(rules, Format::Canonical);
+            let pruned = certificate(rules, Format::Pruned);
+            let claim = check(&canonical).unwrap().claim;
+            assert_eq!(check(&pruned).unwrap().claim, claim, "{rules}");
+            if claim != GameResult::Draw {
+                continue;
+            }
+            assert!(pruned.len() < canonical.len(), "{rules}");
+            let as_version_2 = pruned.replacen("quarto-certificate 3", "quarto-certificate 2", 1);
+            assert!(refused(&as_version_2), "{rules}");
+        }
+    }
+}
+
+#[test]
+fn a_certificate_written_to_a_file_is_the_one_made_in_memory() {
+    let dir = std::env::temp_dir().join(format!("connectk-cert-write-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("proof.txt");
+    for (rules, format) in [
+        (rules(3, 3, Variant::Misere), Format::Pruned),
+        (rules(3, 3, Variant::Normal), Format::Canonical),
+        (rules(2, 2, Variant::Normal), Format::Plain),
+    ] {
+        let pos = Position::new(rules);
+        let written = write(&mut Solver::new(rules, 1 << 22), &pos, "", format, &out).unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(text, certificate(rules, format), "{rules}");
+        assert_eq!(written.bytes, text.len() as u64);
+        assert_eq!(written.claim, check(&text).unwrap().claim);
+        let entries = text.lines().filter(|l| l.split(' ').count() == 3).count();
+        assert_eq!(written.entries, entries, "{rules}");
+    }
+    // The parts beside the file are gone.
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["proof.txt"]);
+    // A folder that does not exist: an error naming the file, nothing left behind.
+    let rules = rules(2, 2, Variant::Misere);
+    let missing = dir.join("no-such-folder").join("proof.txt");
+    let error = write(
+        &mut Solver::new(rules, 1 << 20),
+        &Position::new(rules),
+        "",
+        Format::Pruned,
+        &missing,
+    )
+    .unwrap_err();
+    assert!(matches!(error, CertifyError::Io { .. }), "{error}");
+    assert!(error.to_string().contains("no-such-folder"), "{error}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 // ---- Corrupted certificates refused ----
 
 /// The certificate with each line replaced by `change` of it.
@@ -417,7 +489,7 @@ fn a_changed_turn_is_refused() {
     // entry for the board with only the opening piece handed over (in version 2, the
     // opening piece's canonical form LS).
     let rules = rules(2, 2, Variant::Normal);
-    for format in [Format::Plain, Format::Canonical] {
+    for format in FORMATS {
         let text = certificate(rules, format);
         let entry = text
             .lines()
@@ -445,7 +517,7 @@ fn a_changed_turn_is_refused() {
 
 #[test]
 fn a_missing_entry_is_refused() {
-    for format in [Format::Plain, Format::Canonical] {
+    for format in FORMATS {
         let text = certificate(rules(3, 2, Variant::Misere), format);
         let lines: Vec<&str> = text.lines().collect();
         let header = lines
@@ -465,7 +537,7 @@ fn a_missing_entry_is_refused() {
 
 #[test]
 fn a_wrong_claim_is_refused() {
-    for format in [Format::Plain, Format::Canonical] {
+    for format in FORMATS {
         let draw = certificate(rules(3, 2, Variant::Misere), format);
         for claim in ["P1", "P2"] {
             assert!(refused(
@@ -541,12 +613,12 @@ fn a_version_2_entry_not_in_canonical_form_is_malformed() {
 
 #[test]
 fn a_broken_file_is_malformed_with_its_line() {
-    for format in [Format::Plain, Format::Canonical] {
+    for format in FORMATS {
         let text = certificate(rules(2, 2, Variant::Normal), format);
         let version = format!("quarto-certificate {}", format.version());
         let cases = [
             (String::new(), 1),
-            (text.replace(&version, "quarto-certificate 3"), 1),
+            (text.replace(&version, "quarto-certificate 4"), 1),
             (text.replace("rules 2 2", "rules 2 x"), 2),
             (text.replace("rules 2 2 0,1", "rules 2 2 0,7"), 2),
             (text.replace("claim P2", "claim nobody"), 4),

@@ -226,7 +226,7 @@ fn a_shard_refuses_a_known_folder_it_cannot_use() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// `certify` writes a certificate (version 2 by default, 1 on request) that `check-proof`
+/// `certify` writes a certificate (version 3 by default, 1 on request) that `check-proof`
 /// accepts (exit 0); a certificate claiming the wrong winner is refuted (exit 1, with the
 /// reason), and a file that is not a certificate, has an entry out of canonical form or
 /// cannot be read is bad input (exit 2, one line naming the line or the file), as is a format
@@ -251,7 +251,7 @@ fn check_proof_accepts_refutes_and_refuses_by_exit_status() {
     let out = quarto(&args, "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let written = std::fs::read_to_string(&good).unwrap();
-    assert!(written.starts_with("quarto-certificate 2\n"), "{written}");
+    assert!(written.starts_with("quarto-certificate 3\n"), "{written}");
     let old = dir.join("old.txt");
     let mut old_args = args.to_vec();
     old_args[8] = old.to_str().unwrap();
@@ -263,7 +263,7 @@ fn check_proof_accepts_refutes_and_refuses_by_exit_status() {
             .starts_with("quarto-certificate 1\n")
     );
     let mut unknown = args.to_vec();
-    unknown.extend(["--format", "3"]);
+    unknown.extend(["--format", "4"]);
     let out = quarto(&unknown, "");
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(

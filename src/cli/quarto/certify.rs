@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use connectk::quarto::Solver;
-use connectk::quarto::certificate::{self, Format};
+use connectk::quarto::certificate::{self, CertifyError, Format};
 
 use super::options::RulesArgs;
 
@@ -14,8 +14,11 @@ use super::options::RulesArgs;
 ///
 /// Write a proof certificate of a position's outcome: the winner's strategy against every
 /// reply, or each side's non-losing strategy for a draw (format in docs/quarto.md), for
-/// `connectk quarto check-proof` to replay. Version 2 (the default) keys entries by canonical
-/// positions under the board and attribute symmetries; version 1 by positions as they stand.
+/// `connectk quarto check-proof` to replay. Version 3 (the default) keys entries by canonical
+/// positions under the board and attribute symmetries and ends draw strategies where no line
+/// can be completed any more; version 2 goes on to the end of every game; version 1 keys
+/// entries by positions as they stand. Entries go to disk as they are found (each strategy
+/// to OUT.strategy-N first, joined into OUT at the end).
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -26,10 +29,11 @@ pub struct Args {
     /// The certificate file to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// The format version: 2 keys entries by canonical positions, 1 by positions as they
-    /// stand (larger; for readers of the old format).
-    #[arg(long, default_value_t = 2, value_name = "VERSION",
-          value_parser = clap::value_parser!(u32).range(1..=2))]
+    /// The format version: 3 keys entries by canonical positions and ends draw strategies at
+    /// dead positions, 2 goes on to the end of every game, 1 keys entries by positions as
+    /// they stand (larger; 1 and 2 for readers of the old formats).
+    #[arg(long, default_value_t = 3, value_name = "VERSION",
+          value_parser = clap::value_parser!(u32).range(1..=3))]
     format: u32,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = connectk::Mib(256), value_name = "MIB")]
@@ -46,25 +50,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(limit) = args.node_limit {
         solver.set_node_limit(limit);
     }
-    let format = match args.format {
-        1 => Format::Plain,
-        _ => Format::Canonical,
-    };
-    let certificate = match certificate::certify(&mut solver, &pos, &args.moves, format) {
-        Ok(certificate) => certificate,
-        Err(e) => {
+    let format = Format::of_version(args.format).context("--format takes 1, 2 or 3")?;
+    let written = match certificate::write(&mut solver, &pos, &args.moves, format, &args.out) {
+        Ok(written) => written,
+        Err(CertifyError::Unfinished(e)) => {
             errln!("{e}");
             return Ok(ExitCode::FAILURE);
         }
+        Err(e) => return Err(e.into()),
     };
-    let text = certificate.to_text();
-    std::fs::write(&args.out, &text)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
-    let entries: usize = certificate.strategies.iter().map(|s| s.entries.len()).sum();
     outln!(
-        "{rules}: {} proved, {entries} strategy entries, {} bytes written to {}",
-        certificate.claim.label(),
-        text.len(),
+        "{rules}: {} proved, {} strategy entries, {} bytes written to {}",
+        written.claim.label(),
+        written.entries,
+        written.bytes,
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)

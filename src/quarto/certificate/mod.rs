@@ -4,7 +4,7 @@
 //! The format, one item per line:
 //!
 //! ```text
-//! quarto-certificate 1|2
+//! quarto-certificate 1|2|3
 //! rules SIZE ATTRIBUTES CRITERIA normal|misere squares|no-squares
 //! root RECORD                    (the game record of the position proved, `-` for the empty board)
 //! claim P1|P2|draw               (the outcome with perfect play)
@@ -25,9 +25,22 @@
 //! representative (the position in the canonical frame, each piece's uncounted attributes 0)
 //! with the turn in that frame, so one entry serves every symmetric position and every
 //! position that differs only in uncounted attributes.
+//!
+//! Version 3 is version 2 with one more rule the checker knows: a position where no line can
+//! be completed any more (each holds pieces with no counted value in common, or more empty
+//! cells than pieces left with a value it shares) is a draw, so a draw strategy needs no
+//! entries from there on; and the writer picks, among the turns that hold a draw, one that
+//! leaves the fewest lines that can still be completed.
+//!
+//! Entries are written to the file as they are found ([`write`]), each strategy first to a
+//! file of its own beside the certificate, since its count comes before its entries: only
+//! the keys of the positions met stay in memory.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{self, BufWriter, Write as _};
+use std::path::{Path, PathBuf};
 
 use crate::{Depth, GameResult, Player, Variant};
 
@@ -37,6 +50,7 @@ use super::notation;
 use super::piece::{Cell, Piece};
 use super::position::{Position, Turn};
 use super::rules::Rules;
+use super::solver::knowledge::Knowledge;
 use super::solver::{Solver, Unfinished};
 
 /// How a certificate keys its entries.
@@ -45,8 +59,10 @@ pub enum Format {
     /// Version 1: one entry per position as it stands on the board.
     Plain,
     /// Version 2: one entry per canonical position, with the turn in the canonical frame.
-    #[default]
     Canonical,
+    /// Version 3: as version 2, with draw strategies ending where no line can be completed.
+    #[default]
+    Pruned,
 }
 
 impl Format {
@@ -55,8 +71,32 @@ impl Format {
         match self {
             Format::Plain => 1,
             Format::Canonical => 2,
+            Format::Pruned => 3,
         }
     }
+
+    /// The format of version `version` (1 to 3).
+    pub fn of_version(version: u32) -> Option<Format> {
+        [Format::Plain, Format::Canonical, Format::Pruned]
+            .into_iter()
+            .find(|f| f.version() == version)
+    }
+}
+
+/// Why no certificate was written.
+#[derive(Debug, thiserror::Error)]
+pub enum CertifyError {
+    /// The solver's node limit or stop ended a search.
+    #[error(transparent)]
+    Unfinished(#[from] Unfinished),
+    /// A file could not be written.
+    #[error("cannot write {}: {source}", .path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
 }
 
 /// What a strategy guarantees its player.
@@ -107,7 +147,7 @@ impl Keys {
     fn new(format: Format, rules: &Rules) -> Keys {
         match format {
             Format::Plain => Keys::Plain,
-            Format::Canonical => Keys::Canonical(Box::new(Canonizer::new(rules))),
+            Format::Canonical | Format::Pruned => Keys::Canonical(Box::new(Canonizer::new(rules))),
         }
     }
 
@@ -140,14 +180,54 @@ impl Keys {
     }
 }
 
+/// Where a strategy's entries go as they are found.
+trait Entries {
+    /// Adds one entry: the position and the turn as written.
+    fn push(&mut self, position: String, turn: String) -> io::Result<()>;
+}
+
+impl Entries for Vec<(String, String)> {
+    fn push(&mut self, position: String, turn: String) -> io::Result<()> {
+        Vec::push(self, (position, turn));
+        Ok(())
+    }
+}
+
+/// Entries written as lines to a file, counted.
+struct EntryFile {
+    out: BufWriter<File>,
+    count: usize,
+}
+
+impl Entries for EntryFile {
+    fn push(&mut self, position: String, turn: String) -> io::Result<()> {
+        self.count += 1;
+        writeln!(self.out, "{position} {turn}")
+    }
+}
+
+/// Why growing a strategy stopped.
+enum Stop {
+    Unfinished(Unfinished),
+    Io(io::Error),
+}
+
+impl From<Unfinished> for Stop {
+    fn from(e: Unfinished) -> Stop {
+        Stop::Unfinished(e)
+    }
+}
+
 /// Finds the turns of one player's strategy with the solver.
 struct Writer<'a> {
     solver: &'a mut Solver,
     player: Player,
     goal: Goal,
     keys: &'a Keys,
+    /// Where positions are read as dead, for a draw strategy of version 3.
+    dead_ends: Option<&'a Knowledge>,
     seen: HashSet<u128>,
-    entries: Vec<(String, String)>,
+    entries: &'a mut dyn Entries,
 }
 
 impl Writer<'_> {
@@ -168,10 +248,41 @@ impl Writer<'_> {
         Ok(!self.solver.reaches(&child, sign)?.0)
     }
 
+    /// The lines of `pos` that can still be completed, when the strategy ends at dead
+    /// positions (else 0, for every position).
+    fn live_lines(&self, pos: &Position) -> u32 {
+        self.dead_ends.map_or(0, |knowledge| {
+            let left = pos.rules().all_pieces() & !pos.board().used();
+            knowledge.live_lines(pos.board(), left)
+        })
+    }
+
+    /// The player's turns in `pos` in the order they are tried: for a strategy that ends at
+    /// dead positions, those leaving the fewest live lines first (a dead position ends the
+    /// strategy's tree there); else in move order.
+    fn turns_to_try(&self, pos: &Position) -> Vec<Turn> {
+        let mut turns = pos.legal_turns();
+        if self.dead_ends.is_some() {
+            turns.sort_by_cached_key(|&turn| {
+                let child = pos.play(turn).expect("a legal turn");
+                if child.is_over() {
+                    0
+                } else {
+                    self.live_lines(&child)
+                }
+            });
+        }
+        turns
+    }
+
     /// Adds the strategy's entries for every position reached from `pos` (the player's turn
     /// where it moves, every reply where the opponent does).
-    fn grow(&mut self, pos: &Position) -> Result<(), Unfinished> {
+    fn grow(&mut self, pos: &Position) -> Result<(), Stop> {
         if pos.is_over() || !self.seen.insert(self.keys.key(pos)) {
+            return Ok(());
+        }
+        if self.dead_ends.is_some() && self.live_lines(pos) == 0 {
+            // Every game from here is a draw, which the checker sees without entries.
             return Ok(());
         }
         if pos.to_move() != self.player {
@@ -181,7 +292,7 @@ impl Writer<'_> {
             return Ok(());
         }
         let mut chosen = None;
-        for turn in pos.legal_turns() {
+        for turn in self.turns_to_try(pos) {
             if self.keeps_goal(pos, turn)? {
                 chosen = Some(turn);
                 break;
@@ -189,13 +300,71 @@ impl Writer<'_> {
         }
         // The outcome was solved first, so a turn that keeps it exists.
         let turn = chosen.expect("a solved position has a turn that keeps its outcome");
-        self.entries.push(self.keys.entry(pos, turn));
+        let (position, written) = self.keys.entry(pos, turn);
+        self.entries.push(position, written).map_err(Stop::Io)?;
         self.grow(&pos.play(turn).expect("a legal turn"))
     }
 }
 
+/// The strategies a claim needs: the winner's to win, or each side's to draw at least.
+fn goals(claim: GameResult) -> Vec<(Player, Goal)> {
+    match claim {
+        GameResult::Win(p) => vec![(p, Goal::Win)],
+        GameResult::Draw => vec![(Player::P1, Goal::Draw), (Player::P2, Goal::Draw)],
+    }
+}
+
+/// What every strategy of `pos`'s certificate shares: the keys, the knowledge of dead
+/// positions (version 3), and the claim, solved first.
+struct Plan {
+    keys: Keys,
+    knowledge: Option<Knowledge>,
+    claim: GameResult,
+}
+
+impl Plan {
+    /// Solves `pos` and prepares its strategies in `format`.
+    fn new(solver: &mut Solver, pos: &Position, format: Format) -> Result<Plan, Unfinished> {
+        let claim = solver.solve(pos, Depth::Weak)?.value.result;
+        Ok(Plan {
+            keys: Keys::new(format, pos.rules()),
+            knowledge: (format == Format::Pruned).then(|| Knowledge::new(pos.rules())),
+            claim,
+        })
+    }
+
+    /// Grows `player`'s strategy for `goal` from `pos` into `entries`.
+    fn grow(
+        &self,
+        solver: &mut Solver,
+        pos: &Position,
+        (player, goal): (Player, Goal),
+        entries: &mut dyn Entries,
+    ) -> Result<(), Stop> {
+        let mut writer = Writer {
+            solver,
+            player,
+            goal,
+            keys: &self.keys,
+            dead_ends: self.knowledge.as_ref().filter(|_| goal == Goal::Draw),
+            seen: HashSet::new(),
+            entries,
+        };
+        writer.grow(pos)
+    }
+}
+
+/// The game record as the `root` line writes it: `-` for the empty board.
+fn root_record(record: &str) -> String {
+    match record.trim() {
+        "" => "-".to_string(),
+        record => record.to_string(),
+    }
+}
+
 /// The certificate of `pos`'s outcome in `format`, `pos` being reached by the game record
-/// `record`: solved first, then each strategy grown from `pos`.
+/// `record`: solved first, then each strategy grown from `pos`, in memory (see [`write`] for
+/// certificates too large for that).
 ///
 /// # Errors
 /// [`Unfinished`] when the solver's node limit or stop ended a search.
@@ -205,39 +374,143 @@ pub fn certify(
     record: &str,
     format: Format,
 ) -> Result<Certificate, Unfinished> {
-    let claim = solver.solve(pos, Depth::Weak)?.value.result;
-    let goals = match claim {
-        GameResult::Win(p) => vec![(p, Goal::Win)],
-        GameResult::Draw => vec![(Player::P1, Goal::Draw), (Player::P2, Goal::Draw)],
-    };
-    let keys = Keys::new(format, pos.rules());
+    let plan = Plan::new(solver, pos, format)?;
     let mut strategies = Vec::new();
-    for (player, goal) in goals {
-        let mut writer = Writer {
-            solver: &mut *solver,
-            player,
-            goal,
-            keys: &keys,
-            seen: HashSet::new(),
-            entries: Vec::new(),
-        };
-        writer.grow(pos)?;
+    for (player, goal) in goals(plan.claim) {
+        let mut entries = Vec::new();
+        match plan.grow(solver, pos, (player, goal), &mut entries) {
+            Ok(()) => {}
+            Err(Stop::Unfinished(e)) => return Err(e),
+            Err(Stop::Io(_)) => unreachable!("entries in memory are never refused"),
+        }
         strategies.push(Strategy {
             player,
             goal,
-            entries: writer.entries,
+            entries,
         });
     }
     Ok(Certificate {
         format,
         rules: *pos.rules(),
-        record: match record.trim() {
-            "" => "-".to_string(),
-            record => record.to_string(),
-        },
-        claim,
+        record: root_record(record),
+        claim: plan.claim,
         strategies,
     })
+}
+
+/// What [`write`] wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// The outcome proved.
+    pub claim: GameResult,
+    /// Entries over every strategy.
+    pub entries: usize,
+    /// Bytes of the certificate file.
+    pub bytes: u64,
+}
+
+/// Writes the certificate of `pos`'s outcome in `format` to `out` as [`certify`] makes it,
+/// entries going to disk as they are found: each strategy to `OUT.strategy-N` beside `out`,
+/// joined into `out` at the end and then removed.
+///
+/// # Errors
+/// [`CertifyError::Unfinished`] when a search stopped, [`CertifyError::Io`] when a file could
+/// not be written (the parts written so far are removed).
+pub fn write(
+    solver: &mut Solver,
+    pos: &Position,
+    record: &str,
+    format: Format,
+    out: &Path,
+) -> Result<Written, CertifyError> {
+    let plan = Plan::new(solver, pos, format)?;
+    let mut parts = Vec::new();
+    let result = write_parts(solver, pos, &plan, out, &mut parts).and_then(|counts| {
+        let header = Certificate {
+            format,
+            rules: *pos.rules(),
+            record: root_record(record),
+            claim: plan.claim,
+            strategies: Vec::new(),
+        };
+        join_parts(&header, &parts, &counts, out)
+    });
+    for (path, _) in &parts {
+        let _ = std::fs::remove_file(path);
+    }
+    result
+}
+
+/// Grows each strategy into a file of its own (recorded in `parts` as it is created, with its
+/// player and goal); the number of entries of each.
+fn write_parts(
+    solver: &mut Solver,
+    pos: &Position,
+    plan: &Plan,
+    out: &Path,
+    parts: &mut Vec<(PathBuf, (Player, Goal))>,
+) -> Result<Vec<usize>, CertifyError> {
+    let mut counts = Vec::new();
+    for (n, strategy) in goals(plan.claim).into_iter().enumerate() {
+        let mut name = out.as_os_str().to_owned();
+        name.push(format!(".strategy-{}", n + 1));
+        let path = PathBuf::from(name);
+        let io = |source| CertifyError::Io {
+            path: path.clone(),
+            source,
+        };
+        let file = File::create(&path).map_err(io)?;
+        parts.push((path.clone(), strategy));
+        let mut entries = EntryFile {
+            out: BufWriter::new(file),
+            count: 0,
+        };
+        match plan.grow(solver, pos, strategy, &mut entries) {
+            Ok(()) => {}
+            Err(Stop::Unfinished(e)) => return Err(e.into()),
+            Err(Stop::Io(e)) => return Err(io(e)),
+        }
+        entries.out.flush().map_err(io)?;
+        counts.push(entries.count);
+    }
+    Ok(counts)
+}
+
+/// Writes `out`: the header of `header`, then each part under its strategy line.
+fn join_parts(
+    header: &Certificate,
+    parts: &[(PathBuf, (Player, Goal))],
+    counts: &[usize],
+    out: &Path,
+) -> Result<Written, CertifyError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| CertifyError::Io { path, source }
+    };
+    let mut file = BufWriter::new(File::create(out).map_err(io(out))?);
+    file.write_all(header.to_text().as_bytes())
+        .map_err(io(out))?;
+    for ((path, (player, goal)), count) in parts.iter().zip(counts) {
+        writeln!(file, "{}", strategy_line(*player, *goal, *count)).map_err(io(out))?;
+        let mut part = File::open(path).map_err(io(path))?;
+        io::copy(&mut part, &mut file).map_err(io(out))?;
+    }
+    let file = file.into_inner().map_err(|e| io(out)(e.into_error()))?;
+    file.sync_all().map_err(io(out))?;
+    Ok(Written {
+        claim: header.claim,
+        entries: counts.iter().sum(),
+        bytes: std::fs::metadata(out).map_err(io(out))?.len(),
+    })
+}
+
+/// The line that opens a strategy's entries.
+fn strategy_line(player: Player, goal: Goal, count: usize) -> String {
+    let goal = match goal {
+        Goal::Win => "win",
+        Goal::Draw => "draw",
+    };
+    format!("strategy {player} {goal} {count}")
 }
 
 impl Certificate {
@@ -272,11 +545,7 @@ impl Certificate {
         };
         let _ = writeln!(text, "claim {claim}");
         for s in &self.strategies {
-            let goal = match s.goal {
-                Goal::Win => "win",
-                Goal::Draw => "draw",
-            };
-            let _ = writeln!(text, "strategy {} {goal} {}", s.player, s.entries.len());
+            let _ = writeln!(text, "{}", strategy_line(s.player, s.goal, s.entries.len()));
             for (position, turn) in &s.entries {
                 let _ = writeln!(text, "{position} {turn}");
             }

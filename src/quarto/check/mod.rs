@@ -1,9 +1,10 @@
 //! The certificate checker: replays each strategy of a certificate against every reply, by
-//! the rules of play and (for version 2) its own symmetry code, sharing nothing with the
-//! solver, and confirms or refutes the claim.
+//! the rules of play and (for versions 2 and 3) its own symmetry code, sharing nothing with
+//! the solver, and confirms or refutes the claim.
 
 mod by_code;
 pub mod canonical;
+mod dead;
 mod parse;
 mod plain;
 mod replay;
@@ -53,7 +54,8 @@ fn needed(claim: GameResult) -> Vec<(Player, bool)> {
 }
 
 /// Checks a certificate's text: reads it, then replays each strategy the claim needs against
-/// every reply (version 2 positions found through the checker's own canonical code).
+/// every reply (version 2 and 3 positions found through the checker's own canonical code;
+/// in version 3 a draw strategy's replay ends where no line can be completed any more).
 ///
 /// # Errors
 /// [`CheckError::Malformed`] for a file that does not follow the format,
@@ -61,7 +63,8 @@ fn needed(claim: GameResult) -> Vec<(Player, bool)> {
 /// or illegal, a game that ends otherwise than claimed).
 pub fn check(text: &str) -> Result<Verdict, CheckError> {
     let certificate = parse::read(text)?;
-    let canon = (certificate.version == 2).then(|| Canonizer::new(&certificate.rules));
+    let canon = (certificate.version >= 2).then(|| Canonizer::new(&certificate.rules));
+    let dead_ends = certificate.version >= 3;
     let mut positions = 0;
     for (player, wins) in needed(certificate.claim) {
         let strategy = certificate
@@ -80,13 +83,13 @@ pub fn check(text: &str) -> Result<Verdict, CheckError> {
         positions += match &canon {
             Some(canon) => {
                 let turns = CanonicalTurns::read(canon, &certificate.rules, &strategy.turns)?;
-                replay(&turns, root, player, wins)?
+                replay(&turns, root, player, wins, dead_ends)?
             }
             None => {
                 let turns = PlainTurns {
                     turns: &strategy.turns,
                 };
-                replay(&turns, root, player, wins)?
+                replay(&turns, root, player, wins, dead_ends)?
             }
         };
     }
@@ -97,14 +100,16 @@ pub fn check(text: &str) -> Result<Verdict, CheckError> {
     })
 }
 
-/// Replays `player`'s strategy from `root`; the number of positions shown good.
+/// Replays `player`'s strategy from `root` (a draw strategy's replay ending at dead positions
+/// when `dead_ends`); the number of positions shown good.
 fn replay<L: Lookup>(
     lookup: &L,
     root: &Position,
     player: Player,
     wins: bool,
+    dead_ends: bool,
 ) -> Result<usize, Refuted> {
-    let mut replay = Replay::new(lookup, player, wins);
+    let mut replay = Replay::new(lookup, player, wins, dead_ends);
     replay.visit(root)?;
     Ok(replay.good.len())
 }

@@ -32,7 +32,8 @@ pub struct ReadStrategy {
 
 /// A certificate as read.
 pub struct ReadCertificate {
-    /// The format version: 1 (positions as they stand) or 2 (canonical positions).
+    /// The format version: 1 (positions as they stand), 2 (canonical positions) or 3
+    /// (canonical positions, draw strategies ending at dead positions).
     pub version: u32,
     /// The rules.
     pub rules: Rules,
@@ -169,7 +170,8 @@ pub fn read(text: &str) -> Result<ReadCertificate, Malformed> {
     let version = match lines.expect("quarto-certificate")?[..] {
         ["1"] => 1,
         ["2"] => 2,
-        _ => return Err(lines.error("only versions 1 and 2 are known".into())),
+        ["3"] => 3,
+        _ => return Err(lines.error("only versions 1, 2 and 3 are known".into())),
     };
     let rules = read_rules(&lines.expect("rules")?, &lines)?;
     let root = lines.expect("root")?.join(" ");

@@ -7,6 +7,7 @@ use crate::{GameResult, Player};
 
 use super::super::notation;
 use super::super::position::{Position, Turn};
+use super::dead::no_line_can_be_completed;
 
 /// Why a well-formed certificate does not prove its claim: the file line at fault (0 when
 /// the fault is a missing part), the game record where it shows, and what is wrong.
@@ -69,6 +70,9 @@ pub struct Replay<'a, L: Lookup> {
     pub player: Player,
     /// Whether the strategy claims a win (else at least a draw).
     pub wins: bool,
+    /// Whether a draw strategy's replay ends at a position where no line can be completed
+    /// any more (version 3), every game from there being a draw.
+    pub dead_ends: bool,
     /// Keys of the positions already shown good for the strategy.
     pub good: HashSet<u128>,
     /// The turns from the proved position to the one being looked at.
@@ -76,12 +80,14 @@ pub struct Replay<'a, L: Lookup> {
 }
 
 impl<'a, L: Lookup> Replay<'a, L> {
-    /// A replay of `player`'s strategy, which claims a win or (`wins` false) a draw.
-    pub fn new(lookup: &'a L, player: Player, wins: bool) -> Self {
+    /// A replay of `player`'s strategy, which claims a win or (`wins` false) a draw, ending
+    /// at dead positions when `dead_ends` (and it claims a draw).
+    pub fn new(lookup: &'a L, player: Player, wins: bool, dead_ends: bool) -> Self {
         Replay {
             lookup,
             player,
             wins,
+            dead_ends,
             good: HashSet::new(),
             path: Vec::new(),
         }
@@ -122,6 +128,9 @@ impl<'a, L: Lookup> Replay<'a, L> {
                 outcome.describe(pos.rules())
             );
             return Err(self.refuted(pos, 0, reason));
+        }
+        if self.dead_ends && !self.wins && no_line_can_be_completed(pos) {
+            return Ok(());
         }
         let key = self.lookup.key(pos);
         if self.good.contains(&key) {

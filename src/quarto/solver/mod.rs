@@ -1,7 +1,7 @@
 //! The Quarto solver: exact values (winner and remoteness) or outcomes only, for any
 //! position, and the value of every turn.
 
-mod knowledge;
+pub(crate) mod knowledge;
 mod search;
 mod table;
 

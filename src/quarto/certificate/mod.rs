@@ -182,12 +182,17 @@ impl Keys {
 
 /// Where a strategy's entries go as they are found.
 trait Entries {
+    /// Why an entry could not be kept.
+    type Error;
+
     /// Adds one entry: the position and the turn as written.
-    fn push(&mut self, position: String, turn: String) -> io::Result<()>;
+    fn push(&mut self, position: String, turn: String) -> Result<(), Self::Error>;
 }
 
 impl Entries for Vec<(String, String)> {
-    fn push(&mut self, position: String, turn: String) -> io::Result<()> {
+    type Error = std::convert::Infallible;
+
+    fn push(&mut self, position: String, turn: String) -> Result<(), Self::Error> {
         Vec::push(self, (position, turn));
         Ok(())
     }
@@ -200,6 +205,8 @@ struct EntryFile {
 }
 
 impl Entries for EntryFile {
+    type Error = io::Error;
+
     fn push(&mut self, position: String, turn: String) -> io::Result<()> {
         self.count += 1;
         writeln!(self.out, "{position} {turn}")
@@ -207,19 +214,21 @@ impl Entries for EntryFile {
 }
 
 /// Why growing a strategy stopped.
-enum Stop {
+enum Stop<E> {
+    /// A search stopped.
     Unfinished(Unfinished),
-    Io(io::Error),
+    /// An entry could not be kept.
+    Entries(E),
 }
 
-impl From<Unfinished> for Stop {
-    fn from(e: Unfinished) -> Stop {
+impl<E> From<Unfinished> for Stop<E> {
+    fn from(e: Unfinished) -> Stop<E> {
         Stop::Unfinished(e)
     }
 }
 
 /// Finds the turns of one player's strategy with the solver.
-struct Writer<'a> {
+struct Writer<'a, S: Entries> {
     solver: &'a mut Solver,
     player: Player,
     goal: Goal,
@@ -227,10 +236,10 @@ struct Writer<'a> {
     /// Where positions are read as dead, for a draw strategy of version 3.
     dead_ends: Option<&'a Knowledge>,
     seen: HashSet<u128>,
-    entries: &'a mut dyn Entries,
+    entries: &'a mut S,
 }
 
-impl Writer<'_> {
+impl<S: Entries> Writer<'_, S> {
     /// Whether the game after `turn` from `pos` still gives the player its goal.
     fn keeps_goal(&mut self, pos: &Position, turn: Turn) -> Result<bool, Unfinished> {
         let child = pos.play(turn).expect("a legal turn");
@@ -277,7 +286,7 @@ impl Writer<'_> {
 
     /// Adds the strategy's entries for every position reached from `pos` (the player's turn
     /// where it moves, every reply where the opponent does).
-    fn grow(&mut self, pos: &Position) -> Result<(), Stop> {
+    fn grow(&mut self, pos: &Position) -> Result<(), Stop<S::Error>> {
         if pos.is_over() || !self.seen.insert(self.keys.key(pos)) {
             return Ok(());
         }
@@ -301,7 +310,9 @@ impl Writer<'_> {
         // The outcome was solved first, so a turn that keeps it exists.
         let turn = chosen.expect("a solved position has a turn that keeps its outcome");
         let (position, written) = self.keys.entry(pos, turn);
-        self.entries.push(position, written).map_err(Stop::Io)?;
+        self.entries
+            .push(position, written)
+            .map_err(Stop::Entries)?;
         self.grow(&pos.play(turn).expect("a legal turn"))
     }
 }
@@ -334,13 +345,13 @@ impl Plan {
     }
 
     /// Grows `player`'s strategy for `goal` from `pos` into `entries`.
-    fn grow(
+    fn grow<S: Entries>(
         &self,
         solver: &mut Solver,
         pos: &Position,
         (player, goal): (Player, Goal),
-        entries: &mut dyn Entries,
-    ) -> Result<(), Stop> {
+        entries: &mut S,
+    ) -> Result<(), Stop<S::Error>> {
         let mut writer = Writer {
             solver,
             player,
@@ -381,7 +392,7 @@ pub fn certify(
         match plan.grow(solver, pos, (player, goal), &mut entries) {
             Ok(()) => {}
             Err(Stop::Unfinished(e)) => return Err(e),
-            Err(Stop::Io(_)) => unreachable!("entries in memory are never refused"),
+            Err(Stop::Entries(never)) => match never {},
         }
         strategies.push(Strategy {
             player,
@@ -468,7 +479,7 @@ fn write_parts(
         match plan.grow(solver, pos, strategy, &mut entries) {
             Ok(()) => {}
             Err(Stop::Unfinished(e)) => return Err(e.into()),
-            Err(Stop::Io(e)) => return Err(io(e)),
+            Err(Stop::Entries(e)) => return Err(io(e)),
         }
         entries.out.flush().map_err(io)?;
         counts.push(entries.count);

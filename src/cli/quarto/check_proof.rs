@@ -20,9 +20,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.file)
+    let file = std::fs::File::open(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
-    match check::check(&text) {
+    match check::check_reader(std::io::BufReader::with_capacity(1 << 20, file)) {
         Ok(verdict) => {
             outln!(
                 "proof accepted: {}: {} ({} positions replayed)",

@@ -4,26 +4,25 @@
 
 use std::collections::HashMap;
 
+use super::super::notation;
 use super::super::piece::{Cell, Piece, bits_of};
 use super::super::position::{Position, Turn};
 use super::super::rules::Rules;
 use super::canonical::{Canonizer, Layout};
-use super::parse::Malformed;
 use super::plain::position_text;
 use super::replay::{Fault, Lookup};
 
 /// A turn in the canonical frame: the cell placed on and the counted attributes of the piece
-/// handed over.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// handed over, with the entry's line for reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct CanonicalTurn {
-    place: Option<u32>,
+    place: Option<u8>,
     give: Option<u8>,
-    /// As written, for reports.
-    text: String,
     line: usize,
 }
 
-/// A version 2 strategy: canonical code -> the turn in the canonical frame.
+/// A version 2 or 3 strategy: canonical code -> the turn in the canonical frame (kept small,
+/// since a certificate may hold tens of millions of entries).
 pub struct CanonicalTurns<'a> {
     canon: &'a Canonizer,
     rules: Rules,
@@ -31,40 +30,47 @@ pub struct CanonicalTurns<'a> {
 }
 
 impl<'a> CanonicalTurns<'a> {
-    /// Reads a strategy's entries (position text -> (turn text, line)); each position must be
-    /// written as the representative of its own code.
-    ///
-    /// # Errors
-    /// [`Malformed`] at the first entry that is unreadable or not in canonical form.
-    pub fn read(
-        canon: &'a Canonizer,
-        rules: &Rules,
-        entries: &HashMap<String, (String, usize)>,
-    ) -> Result<Self, Malformed> {
-        // In file order, so that the first bad entry is the one reported.
-        let mut in_order: Vec<_> = entries.iter().collect();
-        in_order.sort_by_key(|(_, (_, line))| *line);
-        let mut turns = HashMap::with_capacity(entries.len());
-        for (position, (turn, line)) in in_order {
-            let malformed = |reason: String| Malformed {
-                line: *line,
-                reason,
-            };
-            let layout = parse_layout(canon, rules, position).map_err(malformed)?;
-            let (code, _) = canon.canonical_layout(&layout);
-            let written = layout_text(canon, rules, &canon.representative(code));
-            if written != *position {
-                let reason = format!("position {position} is not in canonical form ({written})");
-                return Err(malformed(reason));
-            }
-            let turn = parse_turn(canon, rules, &layout, turn, *line).map_err(malformed)?;
-            turns.insert(code.value(), turn);
-        }
-        Ok(CanonicalTurns {
+    /// A strategy with no entries yet, read with `canon` under `rules`.
+    pub fn new(canon: &'a Canonizer, rules: &Rules) -> Self {
+        CanonicalTurns {
             canon,
             rules: *rules,
-            turns,
-        })
+            turns: HashMap::new(),
+        }
+    }
+
+    /// Adds the entry of line `line`: `turn` in `position`, which must be written as the
+    /// representative of its own code.
+    ///
+    /// # Errors
+    /// The reason when the entry is unreadable, not in canonical form, or a second one for
+    /// its position.
+    pub fn insert(&mut self, position: &str, turn: &str, line: usize) -> Result<(), String> {
+        let (canon, rules) = (self.canon, &self.rules);
+        let layout = parse_layout(canon, rules, position)?;
+        let (code, _) = canon.canonical_layout(&layout);
+        let written = layout_text(canon, rules, &canon.representative(code));
+        if written != position {
+            return Err(format!(
+                "position {position} is not in canonical form ({written})"
+            ));
+        }
+        let turn = parse_turn(canon, rules, &layout, turn, line)?;
+        match self.turns.insert(code.value(), turn) {
+            Some(_) => Err("a second entry for the same position".into()),
+            None => Ok(()),
+        }
+    }
+
+    /// A turn as the certificate writes it, for reports.
+    fn text(&self, turn: &CanonicalTurn) -> String {
+        let turn = Turn {
+            place: turn.place.map(|c| Cell::from_index(u32::from(c))),
+            give: turn
+                .give
+                .map(|values| Piece::from_bits(self.canon.piece_bits(values))),
+        };
+        notation::format_turn(&self.rules, turn)
     }
 
     /// A piece of `pos` not yet placed nor in hand with counted attributes `values`. Which
@@ -97,7 +103,7 @@ impl Lookup for CanonicalTurns<'_> {
         };
         let fault = |reason: String| Fault {
             line: entry.line,
-            reason: format!("turn {}: {reason}", entry.text),
+            reason: format!("turn {}: {reason}", self.text(entry)),
         };
         let give = match entry.give {
             None => None,
@@ -109,7 +115,7 @@ impl Lookup for CanonicalTurns<'_> {
         };
         let place = entry
             .place
-            .map(|c| Cell::from_index(frame.cell_from_canonical(c)));
+            .map(|c| Cell::from_index(frame.cell_from_canonical(u32::from(c))));
         let turn = Turn { place, give };
         let next = pos.play(turn).map_err(|e| fault(e.to_string()))?;
         Ok((turn, next))
@@ -181,17 +187,12 @@ fn parse_turn(
         None => (Some(text), None),
     };
     let place = cell
-        .map(|c| Cell::parse(c, rules).map(Cell::index))
+        .map(|c| Cell::parse(c, rules).map(|c| c.index() as u8))
         .transpose()
         .map_err(|e| e.to_string())?;
     let give = piece
         .map(|p| Piece::parse(p, rules).map(|p| canon.values(p.bits())))
         .transpose()
         .map_err(|e| e.to_string())?;
-    Ok(CanonicalTurn {
-        place,
-        give,
-        text: text.to_string(),
-        line,
-    })
+    Ok(CanonicalTurn { place, give, line })
 }

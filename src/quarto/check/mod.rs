@@ -10,11 +10,14 @@ mod plain;
 mod replay;
 pub mod symmetry;
 
+use std::io::BufRead;
+
 use crate::{GameResult, Player};
 
 use super::position::Position;
 use by_code::CanonicalTurns;
 use canonical::Canonizer;
+use parse::{Header, Reader};
 use plain::PlainTurns;
 use replay::{Lookup, Replay};
 
@@ -53,51 +56,99 @@ fn needed(claim: GameResult) -> Vec<(Player, bool)> {
     }
 }
 
-/// Checks a certificate's text: reads it, then replays each strategy the claim needs against
-/// every reply (version 2 and 3 positions found through the checker's own canonical code;
-/// in version 3 a draw strategy's replay ends where no line can be completed any more).
+/// Checks a certificate's text (see [`check_reader`]).
 ///
 /// # Errors
-/// [`CheckError::Malformed`] for a file that does not follow the format,
+/// As [`check_reader`].
+pub fn check(text: &str) -> Result<Verdict, CheckError> {
+    check_reader(text.as_bytes())
+}
+
+/// Checks a certificate read from `input`, line by line: each strategy is read (version 2 and
+/// 3 positions found through the checker's own canonical code) and, when the claim needs it,
+/// replayed against every reply before the next is read (in version 3 a draw strategy's replay
+/// ends where no line can be completed any more). Only one strategy's entries are held at a
+/// time, in a compact form.
+///
+/// # Errors
+/// [`CheckError::Malformed`] for a file that does not follow the format (or cannot be read),
 /// [`CheckError::Refuted`] for a proof that does not hold (a strategy missing, a turn missing
 /// or illegal, a game that ends otherwise than claimed).
-pub fn check(text: &str) -> Result<Verdict, CheckError> {
-    let certificate = parse::read(text)?;
-    let canon = (certificate.version >= 2).then(|| Canonizer::new(&certificate.rules));
-    let dead_ends = certificate.version >= 3;
+pub fn check_reader(input: impl BufRead) -> Result<Verdict, CheckError> {
+    let mut reader = Reader::new(input);
+    let header = reader.header()?;
+    let canon = (header.version >= 2).then(|| Canonizer::new(&header.rules));
+    let mut wanted = needed(header.claim);
     let mut positions = 0;
-    for (player, wins) in needed(certificate.claim) {
-        let strategy = certificate
-            .strategies
-            .iter()
-            .find(|s| s.player == player && s.wins == wins)
-            .ok_or_else(|| Refuted {
-                line: 0,
-                record: String::new(),
-                reason: format!(
-                    "the claim needs a strategy with which {player} {}",
-                    if wins { "wins" } else { "at least draws" }
-                ),
-            })?;
-        let root = &certificate.root;
-        positions += match &canon {
-            Some(canon) => {
-                let turns = CanonicalTurns::read(canon, &certificate.rules, &strategy.turns)?;
-                replay(&turns, root, player, wins, dead_ends)?
-            }
-            None => {
-                let turns = PlainTurns {
-                    turns: &strategy.turns,
-                };
-                replay(&turns, root, player, wins, dead_ends)?
-            }
+    loop {
+        let replayed = match &canon {
+            Some(canon) => next_strategy(
+                &mut reader,
+                CanonicalTurns::new(canon, &header.rules),
+                &header,
+                &mut wanted,
+            )?,
+            None => next_strategy(&mut reader, PlainTurns::default(), &header, &mut wanted)?,
         };
+        match replayed {
+            Some(count) => positions += count,
+            None => break,
+        }
+    }
+    if let Some(&(player, wins)) = wanted.first() {
+        return Err(Refuted {
+            line: 0,
+            record: String::new(),
+            reason: format!(
+                "the claim needs a strategy with which {player} {}",
+                if wins { "wins" } else { "at least draws" }
+            ),
+        }
+        .into());
     }
     Ok(Verdict {
-        claim: certificate.claim,
-        rules: certificate.rules.to_string(),
+        claim: header.claim,
+        rules: header.rules.to_string(),
         positions,
     })
+}
+
+/// A strategy's entries as they are read.
+trait Entries: Lookup {
+    /// Adds the entry of line `line`: `turn` in `position` (cells and hand).
+    fn insert(&mut self, position: &str, turn: &str, line: usize) -> Result<(), String>;
+}
+
+impl Entries for PlainTurns {
+    fn insert(&mut self, position: &str, turn: &str, line: usize) -> Result<(), String> {
+        PlainTurns::insert(self, position, turn, line)
+    }
+}
+
+impl Entries for CanonicalTurns<'_> {
+    fn insert(&mut self, position: &str, turn: &str, line: usize) -> Result<(), String> {
+        CanonicalTurns::insert(self, position, turn, line)
+    }
+}
+
+/// Reads the next strategy into `turns` and replays it when it is one `wanted` still needs
+/// (which it then no longer does): the positions shown good (0 for a strategy not needed),
+/// or `None` at the end of the file.
+fn next_strategy<R: BufRead, E: Entries>(
+    reader: &mut Reader<R>,
+    mut turns: E,
+    header: &Header,
+    wanted: &mut Vec<(Player, bool)>,
+) -> Result<Option<usize>, CheckError> {
+    let Some((player, wins)) = reader.strategy(|p, t, line| turns.insert(p, t, line))? else {
+        return Ok(None);
+    };
+    let Some(at) = wanted.iter().position(|&w| w == (player, wins)) else {
+        return Ok(Some(0));
+    };
+    wanted.remove(at);
+    let dead_ends = header.version >= 3;
+    Ok(Some(replay(&turns, &header.root, player, wins, dead_ends)?))
 }
 
 /// Replays `player`'s strategy from `root` (a draw strategy's replay ending at dead positions

@@ -1,7 +1,8 @@
-//! Reading a certificate file (format in [`crate::quarto::certificate`]) into its claim and
-//! strategies, with the line of every entry kept for reports.
+//! Reading a certificate file (format in [`crate::quarto::certificate`]) line by line: its
+//! header, then each strategy with its entries handed over one by one with their lines, for
+//! reports.
 
-use std::collections::HashMap;
+use std::io::BufRead;
 
 use crate::{GameResult, Player, Variant};
 
@@ -19,19 +20,8 @@ pub struct Malformed {
     pub reason: String,
 }
 
-/// One player's strategy as read: whether it claims a win (or only a draw), and for each
-/// position (cells and hand as written) its turn and line.
-pub struct ReadStrategy {
-    /// The player.
-    pub player: Player,
-    /// Whether it claims a win against every reply (else at least a draw).
-    pub wins: bool,
-    /// Position text -> (turn text, line).
-    pub turns: HashMap<String, (String, usize)>,
-}
-
-/// A certificate as read.
-pub struct ReadCertificate {
+/// A certificate's first lines: everything but the strategies.
+pub struct Header {
     /// The format version: 1 (positions as they stand), 2 (canonical positions) or 3
     /// (canonical positions, draw strategies ending at dead positions).
     pub version: u32,
@@ -41,38 +31,160 @@ pub struct ReadCertificate {
     pub root: Position,
     /// The claimed outcome.
     pub claim: GameResult,
-    /// The strategies, in file order.
-    pub strategies: Vec<ReadStrategy>,
 }
 
-/// The lines of a file, numbered from 1, that knows where it is.
-struct Lines<'a> {
-    lines: std::iter::Peekable<std::iter::Enumerate<std::str::Lines<'a>>>,
+/// A strategy's `strategy` line: the player and whether it claims a win (else at least a
+/// draw).
+pub type StrategyLine = (Player, bool);
+
+/// Reads a certificate line by line, so that a file of any size costs only what its entries
+/// are turned into.
+pub struct Reader<R: BufRead> {
+    lines: Lines<R>,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// A reader of `input`.
+    pub fn new(input: R) -> Self {
+        Reader {
+            lines: Lines {
+                input,
+                at: 0,
+                next: None,
+            },
+        }
+    }
+
+    /// Reads the header: version, rules, root and claim.
+    ///
+    /// # Errors
+    /// [`Malformed`] at the first line that does not follow the format.
+    pub fn header(&mut self) -> Result<Header, Malformed> {
+        let lines = &mut self.lines;
+        let words = lines.expect("quarto-certificate")?;
+        let version = match words.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+            ["1"] => 1,
+            ["2"] => 2,
+            ["3"] => 3,
+            _ => return Err(lines.error("only versions 1, 2 and 3 are known".into())),
+        };
+        let rules = read_rules(&lines.expect("rules")?, lines)?;
+        let root = lines.expect("root")?.join(" ");
+        let record = if root == "-" { "" } else { root.as_str() };
+        let (root, _) = notation::parse(rules, record).map_err(|e| lines.error(e.to_string()))?;
+        let claim = match &lines.expect("claim")?[..] {
+            [word] if word == "draw" => GameResult::Draw,
+            [player] => GameResult::Win(read_player(player, lines)?),
+            _ => return Err(lines.error("claim needs P1, P2 or draw".into())),
+        };
+        Ok(Header {
+            version,
+            rules,
+            root,
+            claim,
+        })
+    }
+
+    /// Reads the next strategy, handing each entry to `entry` (position text as cells and
+    /// hand, turn text, line) as it is read; `None` at the end of the file.
+    ///
+    /// # Errors
+    /// [`Malformed`] at the first line that does not follow the format, or whose entry
+    /// `entry` refuses (with its reason).
+    pub fn strategy(
+        &mut self,
+        mut entry: impl FnMut(&str, &str, usize) -> Result<(), String>,
+    ) -> Result<Option<StrategyLine>, Malformed> {
+        if self.lines.at_end()? {
+            return Ok(None);
+        }
+        let lines = &mut self.lines;
+        let words = lines.expect("strategy")?;
+        let [player, goal, count] = &words[..] else {
+            return Err(lines.error("strategy needs a player, win or draw, and a count".into()));
+        };
+        let player = read_player(player, lines)?;
+        let wins = match goal.as_str() {
+            "win" => true,
+            "draw" => false,
+            other => return Err(lines.error(format!("{other:?} is not win or draw"))),
+        };
+        let count: usize = count
+            .parse()
+            .map_err(|_| lines.error(format!("{count:?} is not a count")))?;
+        for _ in 0..count {
+            let line = lines.next_line()?;
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let [cells, hand, turn] = words[..] else {
+                return Err(lines.error("an entry is cells, hand and turn".into()));
+            };
+            entry(&format!("{cells} {hand}"), turn, lines.at)
+                .map_err(|reason| lines.error(reason))?;
+        }
+        Ok(Some((player, wins)))
+    }
+}
+
+/// The lines of an input, numbered from 1, with the one after the current line read ahead
+/// when asked whether there is one.
+struct Lines<R> {
+    input: R,
+    /// The number of the last line handed out.
     at: usize,
+    /// The next line, when read ahead.
+    next: Option<String>,
 }
 
-impl<'a> Lines<'a> {
+impl<R: BufRead> Lines<R> {
     /// The next line's words after `keyword`, which it must start with.
-    fn expect(&mut self, keyword: &str) -> Result<Vec<&'a str>, Malformed> {
+    fn expect(&mut self, keyword: &str) -> Result<Vec<String>, Malformed> {
         let line = self.next_line()?;
         let mut words = line.split_whitespace();
         match words.next() {
-            Some(word) if word == keyword => Ok(words.collect()),
+            Some(word) if word == keyword => Ok(words.map(str::to_string).collect()),
             _ => Err(self.error(format!("expected a line starting with {keyword:?}"))),
         }
     }
 
+    /// Whether the input has no more lines.
+    fn at_end(&mut self) -> Result<bool, Malformed> {
+        if self.next.is_none() {
+            self.next = self.read()?;
+        }
+        Ok(self.next.is_none())
+    }
+
     /// The next line.
-    fn next_line(&mut self) -> Result<&'a str, Malformed> {
-        let (i, line) = self
-            .lines
-            .next()
-            .ok_or_else(|| self.error("the file ends early".to_string()))?;
-        self.at = i + 1;
+    fn next_line(&mut self) -> Result<String, Malformed> {
+        let line = match self.next.take() {
+            Some(line) => Some(line),
+            None => self.read()?,
+        };
+        let line = line.ok_or_else(|| self.error("the file ends early".to_string()))?;
+        self.at += 1;
         Ok(line)
     }
 
-    /// An error at the current line (one past the end once the file is read).
+    /// Reads a line from the input, without its line ending; `None` at the end.
+    fn read(&mut self) -> Result<Option<String>, Malformed> {
+        let mut line = String::new();
+        match self.input.read_line(&mut line) {
+            Ok(0) => Ok(None),
+            Ok(_) => {
+                let end = line.trim_end_matches('\n').trim_end_matches('\r').len();
+                line.truncate(end);
+                Ok(Some(line))
+            }
+            Err(e) => Err(Malformed {
+                line: self.at + 1,
+                reason: format!("cannot read the line: {e}"),
+            }),
+        }
+    }
+}
+
+impl<R> Lines<R> {
+    /// An error at the current line (the last one read, or 1 before any).
     fn error(&self, reason: String) -> Malformed {
         Malformed {
             line: self.at.max(1),
@@ -82,7 +194,7 @@ impl<'a> Lines<'a> {
 }
 
 /// The rules of a `rules` line's words.
-fn read_rules(words: &[&str], lines: &Lines) -> Result<Rules, Malformed> {
+fn read_rules<R>(words: &[String], lines: &Lines<R>) -> Result<Rules, Malformed> {
     let [size, attributes, criteria, variant, squares] = words else {
         return Err(lines.error("rules needs size, attributes, criteria, variant, squares".into()));
     };
@@ -99,12 +211,12 @@ fn read_rules(words: &[&str], lines: &Lines) -> Result<Rules, Malformed> {
         }
         mask |= 1 << i;
     }
-    let variant = match *variant {
+    let variant = match variant.as_str() {
         "normal" => Variant::Normal,
         "misere" => Variant::Misere,
         other => return Err(lines.error(format!("{other:?} is not normal or misere"))),
     };
-    let squares = match *squares {
+    let squares = match squares.as_str() {
         "squares" => true,
         "no-squares" => false,
         other => return Err(lines.error(format!("{other:?} is not squares or no-squares"))),
@@ -114,84 +226,10 @@ fn read_rules(words: &[&str], lines: &Lines) -> Result<Rules, Malformed> {
 }
 
 /// A player's name.
-fn read_player(word: &str, lines: &Lines) -> Result<Player, Malformed> {
+fn read_player<R>(word: &str, lines: &Lines<R>) -> Result<Player, Malformed> {
     match word {
         "P1" => Ok(Player::P1),
         "P2" => Ok(Player::P2),
         other => Err(lines.error(format!("{other:?} is not P1 or P2"))),
     }
-}
-
-/// One `strategy` header and its entries.
-fn read_strategy(words: &[&str], lines: &mut Lines) -> Result<ReadStrategy, Malformed> {
-    let [player, goal, count] = words else {
-        return Err(lines.error("strategy needs a player, win or draw, and a count".into()));
-    };
-    let player = read_player(player, lines)?;
-    let wins = match *goal {
-        "win" => true,
-        "draw" => false,
-        other => return Err(lines.error(format!("{other:?} is not win or draw"))),
-    };
-    let count: usize = count
-        .parse()
-        .map_err(|_| lines.error(format!("{count:?} is not a count")))?;
-    let mut turns = HashMap::new();
-    for _ in 0..count {
-        let line = lines.next_line()?;
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let [cells, hand, turn] = words[..] else {
-            return Err(lines.error("an entry is cells, hand and turn".into()));
-        };
-        let at = lines.at;
-        if turns
-            .insert(format!("{cells} {hand}"), (turn.to_string(), at))
-            .is_some()
-        {
-            return Err(lines.error("a second entry for the same position".into()));
-        }
-    }
-    Ok(ReadStrategy {
-        player,
-        wins,
-        turns,
-    })
-}
-
-/// Reads a certificate's text.
-///
-/// # Errors
-/// [`Malformed`] with the first line that does not follow the format.
-pub fn read(text: &str) -> Result<ReadCertificate, Malformed> {
-    let mut lines = Lines {
-        lines: text.lines().enumerate().peekable(),
-        at: 0,
-    };
-    let version = match lines.expect("quarto-certificate")?[..] {
-        ["1"] => 1,
-        ["2"] => 2,
-        ["3"] => 3,
-        _ => return Err(lines.error("only versions 1, 2 and 3 are known".into())),
-    };
-    let rules = read_rules(&lines.expect("rules")?, &lines)?;
-    let root = lines.expect("root")?.join(" ");
-    let record = if root == "-" { "" } else { root.as_str() };
-    let (root, _) = notation::parse(rules, record).map_err(|e| lines.error(e.to_string()))?;
-    let claim = match lines.expect("claim")?[..] {
-        ["draw"] => GameResult::Draw,
-        [player] => GameResult::Win(read_player(player, &lines)?),
-        _ => return Err(lines.error("claim needs P1, P2 or draw".into())),
-    };
-    let mut strategies = Vec::new();
-    while lines.lines.peek().is_some() {
-        let words = lines.expect("strategy")?;
-        strategies.push(read_strategy(&words, &mut lines)?);
-    }
-    Ok(ReadCertificate {
-        version,
-        rules,
-        root,
-        claim,
-        strategies,
-    })
 }

@@ -9,12 +9,28 @@ use super::super::position::{Position, Turn};
 use super::replay::{Fault, Lookup};
 
 /// A version 1 strategy: position text (cells and hand) -> (turn text, line).
-pub struct PlainTurns<'a> {
-    /// The entries as read.
-    pub turns: &'a HashMap<String, (String, usize)>,
+#[derive(Default)]
+pub struct PlainTurns {
+    turns: HashMap<String, (String, usize)>,
 }
 
-impl Lookup for PlainTurns<'_> {
+impl PlainTurns {
+    /// Adds the entry of line `line`: `turn` in `position`.
+    ///
+    /// # Errors
+    /// The reason when the position already has an entry.
+    pub fn insert(&mut self, position: &str, turn: &str, line: usize) -> Result<(), String> {
+        match self
+            .turns
+            .insert(position.to_string(), (turn.to_string(), line))
+        {
+            Some(_) => Err("a second entry for the same position".into()),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Lookup for PlainTurns {
     fn key(&self, pos: &Position) -> u128 {
         exact_key(pos)
     }

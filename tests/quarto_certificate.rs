@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::quarto_support;
 
-use connectk::quarto::certificate::{CertifyError, Format, certify, write};
+use connectk::quarto::certificate::{CertifyError, Format, Progress, certify, write};
 use connectk::quarto::check::canonical::{Canonizer, Layout};
 use connectk::quarto::check::{CheckError, check};
 use connectk::quarto::{Cell, Position, Rules, Solver, notation};
@@ -438,7 +438,12 @@ fn a_certificate_written_to_a_file_is_the_one_made_in_memory() {
         (rules(2, 2, Variant::Normal), Format::Plain),
     ] {
         let pos = Position::new(rules);
-        let written = write(&mut Solver::new(rules, 1 << 22), &pos, "", format, &out).unwrap();
+        let heard = std::cell::RefCell::new(Vec::new());
+        let progress = |event: Progress| heard.borrow_mut().push(event);
+        let mut solver = Solver::new(rules, 1 << 22);
+        let written = write(&mut solver, &pos, "", format, &out, &progress).unwrap();
+        // Under 16,384 entries: only the solved outcome is reported.
+        assert_eq!(heard.into_inner(), [Progress::Solved(written.claim)]);
         let text = std::fs::read_to_string(&out).unwrap();
         assert_eq!(text, certificate(rules, format), "{rules}");
         assert_eq!(written.bytes, text.len() as u64);
@@ -461,6 +466,7 @@ fn a_certificate_written_to_a_file_is_the_one_made_in_memory() {
         "",
         Format::Pruned,
         &missing,
+        &|_| (),
     )
     .unwrap_err();
     assert!(matches!(error, CertifyError::Io { .. }), "{error}");

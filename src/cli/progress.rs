@@ -22,19 +22,35 @@ const LOG_EVERY: Duration = Duration::from_secs(60);
 /// most once a minute.
 pub fn bar(len: u64, units: &str) -> anyhow::Result<ProgressBar> {
     let figures = format!("{{pos}}/{{len}} {units}, eta {{left}}  {{msg}}");
+    progress(Some(len), &figures)
+}
+
+/// A counter of `units` whose total is not known in advance (entries of a certificate...),
+/// with the elapsed time and a message, drawn and logged as [`bar`] is.
+pub fn counter(units: &str) -> anyhow::Result<ProgressBar> {
+    progress(None, &format!("{{pos}} {units}  {{msg}}"))
+}
+
+/// A progress display of `figures` after the elapsed time, with a bar of `len` on a terminal
+/// when the total is known.
+fn progress(len: Option<u64>, figures: &str) -> anyhow::Result<ProgressBar> {
+    let style = |template: &str| -> anyhow::Result<ProgressStyle> {
+        Ok(ProgressStyle::with_template(template)?
+            .with_key("left", write_time_left)
+            .progress_chars("=> "))
+    };
     if io::stderr().is_terminal() {
-        let template = format!("{{elapsed_precise}} [{{bar:40}}] {figures}");
-        Ok(ProgressBar::new(len).with_style(
-            ProgressStyle::with_template(&template)?
-                .with_key("left", write_time_left)
-                .progress_chars("=> "),
-        ))
+        let template = match len {
+            Some(_) => format!("{{elapsed_precise}} [{{bar:40}}] {figures}"),
+            None => format!("{{elapsed_precise}} {figures}"),
+        };
+        let bar = len.map_or_else(ProgressBar::no_length, ProgressBar::new);
+        Ok(bar.with_style(style(&template)?))
     } else {
         let template = format!("{{elapsed_precise}} {figures}");
         let log = LogLines::new(io::stderr(), Instant::now() + LOG_FIRST);
         let target = ProgressDrawTarget::term_like_with_hz(Box::new(log), 1);
-        Ok(ProgressBar::with_draw_target(Some(len), target)
-            .with_style(ProgressStyle::with_template(&template)?.with_key("left", write_time_left)))
+        Ok(ProgressBar::with_draw_target(len, target).with_style(style(&template)?))
     }
 }
 

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use connectk::quarto::Solver;
-use connectk::quarto::certificate::{self, CertifyError, Format};
+use connectk::quarto::certificate::{self, CertifyError, Format, Progress};
 
 use super::options::RulesArgs;
 
@@ -51,7 +51,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         solver.set_node_limit(limit);
     }
     let format = Format::of_version(args.format).context("--format takes 1, 2 or 3")?;
-    let written = match certificate::write(&mut solver, &pos, &args.moves, format, &args.out) {
+    let bar = crate::cli::progress::counter("entries")?;
+    bar.set_message("solving the outcome");
+    let progress = |event: Progress| match event {
+        Progress::Solved(claim) => {
+            bar.set_message(format!("{}: growing the strategies", claim.label()));
+        }
+        Progress::Entries {
+            player,
+            index,
+            of,
+            entries,
+        } => {
+            bar.set_position(entries as u64);
+            bar.set_message(format!("{player}'s strategy ({index} of {of})"));
+        }
+    };
+    let result = certificate::write(&mut solver, &pos, &args.moves, format, &args.out, &progress);
+    bar.finish_and_clear();
+    let written = match result {
         Ok(written) => written,
         Err(CertifyError::Unfinished(e)) => {
             errln!("{e}");

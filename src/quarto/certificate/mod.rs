@@ -199,18 +199,53 @@ impl Entries for Vec<(String, String)> {
 }
 
 /// Entries written as lines to a file, counted.
-struct EntryFile {
+/// Progress is reported once per this many entries.
+const REPORT_EVERY: usize = 1 << 14;
+
+/// Entries written as lines to a file, counted, with progress reported as they grow.
+struct EntryFile<'a> {
     out: BufWriter<File>,
     count: usize,
+    /// The strategy's place among the certificate's: its player, its number from 1, and how
+    /// many there are.
+    strategy: (Player, usize, usize),
+    progress: &'a dyn Fn(Progress),
 }
 
-impl Entries for EntryFile {
+impl Entries for EntryFile<'_> {
     type Error = io::Error;
 
     fn push(&mut self, position: String, turn: String) -> io::Result<()> {
         self.count += 1;
+        if self.count.is_multiple_of(REPORT_EVERY) {
+            let (player, index, of) = self.strategy;
+            (self.progress)(Progress::Entries {
+                player,
+                index,
+                of,
+                entries: self.count,
+            });
+        }
         writeln!(self.out, "{position} {turn}")
     }
+}
+
+/// Where [`write`] stands, reported as it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// The outcome is solved; the strategies are grown next.
+    Solved(GameResult),
+    /// Strategy `index` (from 1) of `of`, `player`'s, has `entries` entries so far.
+    Entries {
+        /// The strategy's player.
+        player: Player,
+        /// Its number, from 1.
+        index: usize,
+        /// How many strategies the certificate has.
+        of: usize,
+        /// Its entries so far.
+        entries: usize,
+    },
 }
 
 /// Why growing a strategy stopped.
@@ -422,7 +457,8 @@ pub struct Written {
 
 /// Writes the certificate of `pos`'s outcome in `format` to `out` as [`certify`] makes it,
 /// entries going to disk as they are found: each strategy to `OUT.strategy-N` beside `out`,
-/// joined into `out` at the end and then removed.
+/// joined into `out` at the end and then removed. `progress` hears when the outcome is
+/// solved and then every 16,384 entries.
 ///
 /// # Errors
 /// [`CertifyError::Unfinished`] when a search stopped, [`CertifyError::Io`] when a file could
@@ -433,10 +469,12 @@ pub fn write(
     record: &str,
     format: Format,
     out: &Path,
+    progress: &dyn Fn(Progress),
 ) -> Result<Written, CertifyError> {
     let plan = Plan::new(solver, pos, format)?;
+    progress(Progress::Solved(plan.claim));
     let mut parts = Vec::new();
-    let result = write_parts(solver, pos, &plan, out, &mut parts).and_then(|counts| {
+    let result = write_parts(solver, pos, &plan, (out, progress), &mut parts).and_then(|counts| {
         let header = Certificate {
             format,
             rules: *pos.rules(),
@@ -458,11 +496,13 @@ fn write_parts(
     solver: &mut Solver,
     pos: &Position,
     plan: &Plan,
-    out: &Path,
+    (out, progress): (&Path, &dyn Fn(Progress)),
     parts: &mut Vec<(PathBuf, (Player, Goal))>,
 ) -> Result<Vec<usize>, CertifyError> {
     let mut counts = Vec::new();
-    for (n, strategy) in goals(plan.claim).into_iter().enumerate() {
+    let strategies = goals(plan.claim);
+    let of = strategies.len();
+    for (n, strategy) in strategies.into_iter().enumerate() {
         let mut name = out.as_os_str().to_owned();
         name.push(format!(".strategy-{}", n + 1));
         let path = PathBuf::from(name);
@@ -475,6 +515,8 @@ fn write_parts(
         let mut entries = EntryFile {
             out: BufWriter::new(file),
             count: 0,
+            strategy: (strategy.0, n + 1, of),
+            progress,
         };
         match plan.grow(solver, pos, strategy, &mut entries) {
             Ok(()) => {}

@@ -45,12 +45,19 @@ fn progress(len: Option<u64>, figures: &str) -> anyhow::Result<ProgressBar> {
             None => format!("{{elapsed_precise}} {figures}"),
         };
         let bar = len.map_or_else(ProgressBar::no_length, ProgressBar::new);
-        Ok(bar.with_style(style(&template)?))
+        let bar = bar.with_style(style(&template)?);
+        // The elapsed time moves on while a long unit (a board of an hour) is under way.
+        bar.enable_steady_tick(Duration::from_secs(1));
+        Ok(bar)
     } else {
         let template = format!("{{elapsed_precise}} {figures}");
         let log = LogLines::new(io::stderr(), Instant::now() + LOG_FIRST);
         let target = ProgressDrawTarget::term_like_with_hz(Box::new(log), 1);
-        Ok(ProgressBar::with_draw_target(len, target).with_style(style(&template)?))
+        let bar = ProgressBar::with_draw_target(len, target).with_style(style(&template)?);
+        // The drawing a second that writes a due line (see `LogLines`), and a line a minute
+        // even while one long unit is under way, to show the run is alive.
+        bar.enable_steady_tick(Duration::from_secs(1));
+        Ok(bar)
     }
 }
 
@@ -91,18 +98,21 @@ fn short_duration(d: Duration) -> String {
 
 /// Where a bar draws when stderr is not a terminal: each drawing is collected as text (the
 /// cursor moves a terminal needs are ignored), and written to `out` as one line when it is
-/// due.
+/// due. A line falls due at a drawing, and the drawing after it is the one written: a caller
+/// that sets a message and then a count draws twice in a row, and only the second drawing has
+/// both (the bar's steady tick brings the next drawing within a second).
 #[derive(Debug)]
 struct LogLines<W: Write + Debug + Send> {
     state: Mutex<LogState<W>>,
 }
 
-/// Where the lines go, the drawing under way, and when the next line is due.
+/// Where the lines go, the drawing under way, when the next line is due, and whether it is.
 #[derive(Debug)]
 struct LogState<W> {
     out: W,
     drawing: String,
     due: Instant,
+    armed: bool,
 }
 
 impl<W: Write + Debug + Send> LogLines<W> {
@@ -113,6 +123,7 @@ impl<W: Write + Debug + Send> LogLines<W> {
                 out,
                 drawing: String::new(),
                 due: first,
+                armed: false,
             }),
         }
     }
@@ -164,9 +175,15 @@ impl<W: Write + Debug + Send> TermLike for LogLines<W> {
         // The carriage return that starts a drawing is whitespace too.
         let line = drawing.trim();
         let now = Instant::now();
-        if now >= state.due && !line.is_empty() {
+        if line.is_empty() {
+            return Ok(());
+        }
+        if state.armed {
+            state.armed = false;
             state.due = now + LOG_EVERY;
             writeln!(state.out, "{line}")?;
+        } else if now >= state.due {
+            state.armed = true;
         }
         Ok(())
     }
@@ -191,11 +208,14 @@ mod tests {
     }
 
     #[test]
-    fn a_due_drawing_becomes_one_line_and_the_next_waits_a_minute() {
+    fn the_drawing_after_a_line_falls_due_is_written_and_the_next_waits_a_minute() {
         let log = LogLines::new(Vec::new(), Instant::now());
-        draw(&log, "00:00:12 3/40 boards, eta 2m  k=4 7x6");
-        draw(&log, "00:00:13 4/40 boards, eta 2m  k=4 6x7");
-        assert_eq!(written(&log), "00:00:12 3/40 boards, eta 2m  k=4 7x6\n");
+        // A message set, then the count: the second drawing has both.
+        draw(&log, "00:00:12 3/40 boards, eta 2m  k=4 6x7");
+        draw(&log, "00:00:12 4/40 boards, eta 2m  k=4 6x7");
+        draw(&log, "00:00:13 4/40 boards, eta 2m  k=4 7x6");
+        draw(&log, "00:00:13 5/40 boards, eta 2m  k=4 7x6");
+        assert_eq!(written(&log), "00:00:12 4/40 boards, eta 2m  k=4 6x7\n");
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod published;
 mod report;
 mod row;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -273,15 +273,31 @@ impl Sweep for Sizes {
     }
 }
 
-/// The attempts of boards that no row settles, in their order: an attempt that ran out of time
-/// is superseded once a later run (given longer, or resumed elsewhere) finishes its board, and
-/// listing it still would call a solved board open.
+/// The attempts of boards that no row settles, in their order, one per board: an attempt that
+/// ran out of time is superseded once a later run (given longer, or resumed elsewhere)
+/// finishes its board, and listing it still would call a solved board open; of several
+/// attempts at one open board, the one that went furthest (more time, then an outcome, then
+/// more nodes) stands in the place of the first.
 fn still_open(attempts: Vec<Attempt>, rows: &[Row]) -> Vec<Attempt> {
     let solved: HashSet<Board> = rows.iter().map(Row::board).collect();
-    attempts
-        .into_iter()
-        .filter(|attempt| !solved.contains(&attempt.board()))
-        .collect()
+    let mut open: Vec<Attempt> = Vec::new();
+    let mut at: HashMap<Board, usize> = HashMap::new();
+    let reach = |a: &Attempt| (a.seconds_each, a.outcome.is_some(), a.nodes);
+    for attempt in attempts {
+        let board = attempt.board();
+        if solved.contains(&board) {
+            continue;
+        }
+        match at.get(&board) {
+            Some(&i) if reach(&attempt) > reach(&open[i]) => open[i] = attempt,
+            Some(_) => {}
+            None => {
+                at.insert(board, open.len());
+                open.push(attempt);
+            }
+        }
+    }
+    open
 }
 
 /// Draws the outcome map of the `rows` of `rules` and `k` into `dir`.
@@ -355,7 +371,8 @@ mod tests {
     }
 
     /// A board that ran out of time in one run and was finished by a later one is no longer
-    /// open: `open.csv` and the report drop its attempt, and keep the one still unsettled.
+    /// open: `open.csv` and the report drop its attempt, and keep those still unsettled, one
+    /// per board.
     #[test]
     fn a_finished_board_leaves_the_open_list() {
         let row = solve(Variant::Normal, 4, 4);
@@ -370,15 +387,22 @@ mod tests {
         };
         let dir = std::env::temp_dir().join(format!("connectk-sizes-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
+        // Two attempts at 9x4: only the one given longer stays, where the first stood.
+        let longer = Attempt {
+            seconds_each: 2.0,
+            outcome: Some(GameResult::Draw),
+            ..attempt(9)
+        };
+        let attempts = vec![attempt(4), attempt(9), attempt(10), longer.clone()];
         let summary = Sizes::merge()
-            .publish(&dir, vec![row], vec![attempt(4), attempt(9)], &[], "test")
+            .publish(&dir, vec![row], attempts, &[], "test")
             .unwrap();
         let kept: Vec<Attempt> =
             crate::experiment::export::csv::read_rows(&dir.join("open.csv")).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(kept, vec![attempt(9)]);
+        assert_eq!(kept, vec![longer, attempt(10)]);
         assert!(
-            summary.contains("1 boards solved exactly, 1 open"),
+            summary.contains("1 boards solved exactly, 2 open"),
             "{summary}"
         );
     }

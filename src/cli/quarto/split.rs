@@ -157,6 +157,12 @@ pub struct ProveArgs {
     /// passes, never correctness.
     #[arg(long, value_enum, default_value_t = Expect::Draw)]
     expect: Expect,
+    /// How many choices not yet refuted a sharded pass asks about where it expects one to
+    /// hold: 1 follows one tree exactly; more save passes where first choices are often
+    /// refuted, at the cost of questions that may not be needed.
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    choices_per_pass: u32,
     /// Also write the summary to this Markdown file.
     #[arg(long, value_name = "FILE")]
     md: Option<PathBuf>,
@@ -212,6 +218,7 @@ pub fn prove(args: ProveArgs) -> anyhow::Result<ExitCode> {
             Expect::P2 => GameResult::Win(Player::P2),
             Expect::Draw => GameResult::Draw,
         },
+        choices: args.choices_per_pass,
         ..ProofSettings::new(args.turns, budget)
     };
     let start = Instant::now();

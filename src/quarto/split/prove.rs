@@ -179,6 +179,10 @@ pub struct ProofSettings {
     /// expects none to, it asks about every choice. A wrong guess costs passes, not
     /// correctness.
     pub expect: GameResult,
+    /// How many choices not yet refuted a sharded pass asks about where it expects one to
+    /// hold (1: the first only). More ask questions that may turn out not to be needed, and
+    /// save the passes a refuted first choice costs when refutations are common.
+    pub choices: u32,
 }
 
 impl ProofSettings {
@@ -190,6 +194,7 @@ impl ProofSettings {
             shard: Shard { index: 1, count: 1 },
             known: Vec::new(),
             expect: GameResult::Draw,
+            choices: 1,
         }
     }
 }
@@ -226,6 +231,7 @@ pub fn prove(
         turns: settings.turns,
         shard: settings.shard,
         expect: p1_outcome(settings.expect),
+        choices: settings.choices.max(1),
         known,
         memo: HashMap::new(),
         stopped: HashMap::new(),
@@ -337,6 +343,8 @@ struct Prover<'a> {
     shard: Shard,
     /// The expected outcome for P1 (1, 0, -1), steering sharded passes.
     expect: i8,
+    /// How many open choices a sharded pass follows where it expects one to hold.
+    choices: u32,
     /// Bounds known for each opening, for P1.
     known: HashMap<String, (i8, i8)>,
     /// Answers found for positions before the openings, by key and threshold.
@@ -396,10 +404,10 @@ impl Prover<'_> {
         // P1 needs one child at least t, P2 one child below it: a child answering `decisive`
         // decides the node; the node is open while an open child could still do so.
         let decisive = pos.to_move() == Player::P1;
-        // A shard asks only about the first choice not yet refuted where it expects one to
+        // A shard asks only about the first choices not yet refuted where it expects one to
         // hold, as every shard does, so that they all follow one tree.
-        let first_choice_only = self.sharded() && (self.expect >= t) == decisive;
-        let mut open = false;
+        let narrow = self.sharded() && (self.expect >= t) == decisive;
+        let mut open = 0;
         let mut seen = HashMap::new();
         for turn in pos.legal_turns() {
             let child = pos.play(turn).expect("legal");
@@ -413,11 +421,16 @@ impl Prover<'_> {
                     return Some(decisive);
                 }
                 Some(_) => {}
-                None if self.failed.is_some() || first_choice_only => return None,
-                None => open = true,
+                None if self.failed.is_some() => return None,
+                None => {
+                    open += 1;
+                    if narrow && open >= self.choices {
+                        return None;
+                    }
+                }
             }
         }
-        if open {
+        if open > 0 {
             return None;
         }
         self.memo.insert((key, t), !decisive);
@@ -556,18 +569,31 @@ mod tests {
     /// outcome the shards expect.
     #[test]
     fn shards_in_passes_prove_what_a_solve_finds() {
+        let mut passes = [0; 2];
         for (rules, outcome) in solved_variations(&[(2, 3), (3, 3), (3, 4)]) {
             for expect in [GameResult::Draw, GameResult::Win(Player::P1)] {
-                let result = sharded_proof(rules, rules.size(), 3, expect);
-                assert_eq!(result, outcome, "{rules}, expecting {expect:?}");
+                for (choices, passes) in [1, 3].into_iter().zip(&mut passes) {
+                    let (result, used) = sharded_proof(rules, rules.size(), 3, (expect, choices));
+                    assert_eq!(result, outcome, "{rules}, expecting {expect:?}, {choices}");
+                    *passes += used;
+                }
             }
         }
+        // Three choices a pass find a refuted first choice's successor in the same pass.
+        assert!(passes[1] < passes[0], "passes {passes:?}");
     }
 
-    /// Runs passes of `count` shards until one of them settles the empty board.
-    fn sharded_proof(rules: Rules, turns: u32, count: u32, expect: GameResult) -> GameResult {
+    /// Runs passes of `count` shards, each pass expecting `expect` and following up to
+    /// `choices` choices, until one of them settles the empty board: the outcome and the
+    /// passes it took.
+    fn sharded_proof(
+        rules: Rules,
+        turns: u32,
+        count: u32,
+        (expect, choices): (GameResult, u32),
+    ) -> (GameResult, u32) {
         let csvs: Vec<_> = (0..count).map(|_| fresh_csv()).collect();
-        for _pass in 0..40 {
+        for pass in 1..=40 {
             for index in 1..=count {
                 let own = &csvs[index as usize - 1];
                 let settings = ProofSettings {
@@ -578,13 +604,14 @@ mod tests {
                         .cloned()
                         .collect(),
                     expect,
+                    choices,
                     ..ProofSettings::new(turns, Budget::single(u64::MAX))
                 };
                 let solver = Solver::new(rules, 1 << 20);
                 let proof = prove(rules, &settings, own, solver, &mut |_| {}).unwrap();
                 if let Some(result) = proof.result {
                     csvs.iter().for_each(|c| drop(std::fs::remove_file(c)));
-                    return result;
+                    return (result, pass);
                 }
                 assert!(proof.pending > 0, "{rules}: open with nothing pending");
             }

@@ -59,7 +59,7 @@ impl Entries for EntryFile<'_> {
     }
 }
 
-/// Where [`write`] stands, reported as it goes.
+/// Where [`write()`] stands, reported as it goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Progress {
     /// The outcome is solved; the strategies are grown next.
@@ -77,7 +77,7 @@ pub enum Progress {
     },
 }
 
-/// What [`write`] wrote.
+/// What [`write()`] wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Written {
     /// The outcome proved.
@@ -88,7 +88,7 @@ pub struct Written {
     pub bytes: u64,
 }
 
-/// Writes the certificate of `pos`'s outcome in `format` to `out` as [`certify`] makes it,
+/// Writes the certificate of `pos`'s outcome in `format` to `out` as [`super::certify`] makes it,
 /// entries going to disk as they are found: each strategy to `OUT.strategy-N` beside `out`,
 /// joined into `out` at the end and then removed. `progress` hears when the outcome is
 /// solved and then every 16,384 entries.

@@ -32,7 +32,7 @@
 //! entries from there on; and the writer picks, among the turns that hold a draw, one that
 //! leaves the fewest lines that can still be completed.
 //!
-//! Entries are written to the file as they are found ([`write`]), each strategy first to a
+//! Entries are written to the file as they are found ([`write()`]), each strategy first to a
 //! file of its own beside the certificate, since its count comes before its entries: only
 //! the keys of the positions met stay in memory.
 
@@ -344,7 +344,7 @@ fn root_record(record: &str) -> String {
 }
 
 /// The certificate of `pos`'s outcome in `format`, `pos` being reached by the game record
-/// `record`: solved first, then each strategy grown from `pos`, in memory (see [`write`] for
+/// `record`: solved first, then each strategy grown from `pos`, in memory (see [`write()`] for
 /// certificates too large for that).
 ///
 /// # Errors

@@ -10,7 +10,7 @@ use crate::quarto_support;
 
 use connectk::quarto::certificate::{CertifyError, Format, Progress, certify, write};
 use connectk::quarto::check::canonical::{Canonizer, Layout};
-use connectk::quarto::check::{CheckError, check};
+use connectk::quarto::check::{CheckError, CheckProgress, check, check_reader};
 use connectk::quarto::{Cell, Position, Rules, Solver, notation};
 use connectk::{GameResult, Player, Variant};
 
@@ -353,6 +353,35 @@ fn every_committed_certificate_is_accepted_with_its_claim() {
         }
     }
     assert!(checked >= 20, "{checked} certificates");
+}
+
+#[test]
+fn a_long_check_reports_its_progress() {
+    // The committed criteria {0} certificate has over 65,536 entries in each strategy.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("results/quarto/certificates/misere-4x4-a4-criteria-0.txt");
+    let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+    let heard = std::cell::RefCell::new(Vec::new());
+    let verdict = check_reader(file, &|event| heard.borrow_mut().push(event)).unwrap();
+    let heard = heard.into_inner();
+    for strategy in [1, 2] {
+        let read = CheckProgress::Reading {
+            strategy,
+            entries: 65_536,
+        };
+        let replayed = CheckProgress::Replaying {
+            strategy,
+            positions: 65_536,
+        };
+        let at = |event| heard.iter().position(|e| *e == event);
+        assert!(at(read) < at(replayed), "{heard:?}");
+    }
+    // Counts reported are within the totals: no strategy replays more than all of them.
+    for event in &heard {
+        if let CheckProgress::Replaying { positions, .. } = event {
+            assert!(*positions <= verdict.positions, "{event:?}");
+        }
+    }
 }
 
 /// The label of a verdict for a claim as written (`P1`, `P2` or `draw`).

@@ -31,6 +31,12 @@ pub fn counter(units: &str) -> anyhow::Result<ProgressBar> {
     progress(None, &format!("{{pos}} {units}  {{msg}}"))
 }
 
+/// The elapsed time and a message, for a long run that counts nothing of its own (a
+/// certificate's check), drawn and logged as [`bar`] is.
+pub fn status() -> anyhow::Result<ProgressBar> {
+    progress(None, "{msg}")
+}
+
 /// A progress display of `figures` after the elapsed time, with a bar of `len` on a terminal
 /// when the total is known.
 fn progress(len: Option<u64>, figures: &str) -> anyhow::Result<ProgressBar> {

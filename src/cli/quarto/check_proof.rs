@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
-use connectk::quarto::check::{self, CheckError};
+use connectk::quarto::check::{self, CheckError, CheckProgress};
 
 /// Check a proof certificate by replaying it against every reply.
 ///
@@ -22,7 +22,22 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let file = std::fs::File::open(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
-    match check::check_reader(std::io::BufReader::with_capacity(1 << 20, file)) {
+    let bar = crate::cli::progress::status()?;
+    let progress = |event: CheckProgress| match event {
+        CheckProgress::Reading { strategy, entries } => {
+            bar.set_message(format!("strategy {strategy}: {entries} entries read"));
+        }
+        CheckProgress::Replaying {
+            strategy,
+            positions,
+        } => bar.set_message(format!(
+            "strategy {strategy}: {positions} positions replayed"
+        )),
+    };
+    let input = std::io::BufReader::with_capacity(1 << 20, file);
+    let verdict = check::check_reader(input, &progress);
+    bar.finish_and_clear();
+    match verdict {
         Ok(verdict) => {
             outln!(
                 "proof accepted: {}: {} ({} positions replayed)",

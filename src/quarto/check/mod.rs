@@ -14,7 +14,6 @@ use std::io::BufRead;
 
 use crate::{GameResult, Player};
 
-use super::position::Position;
 use by_code::CanonicalTurns;
 use canonical::Canonizer;
 use parse::{Header, Reader};
@@ -61,34 +60,59 @@ fn needed(claim: GameResult) -> Vec<(Player, bool)> {
 /// # Errors
 /// As [`check_reader`].
 pub fn check(text: &str) -> Result<Verdict, CheckError> {
-    check_reader(text.as_bytes())
+    check_reader(text.as_bytes(), &|_| ())
+}
+
+/// Progress is reported once per this many entries read or positions shown good.
+const REPORT_EVERY: usize = 1 << 16;
+
+/// Where a check stands, reported as it goes (see [`check_reader`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckProgress {
+    /// Strategy `strategy` (from 1, in file order) has `entries` entries read so far.
+    Reading {
+        /// The strategy's number.
+        strategy: usize,
+        /// Its entries read so far.
+        entries: usize,
+    },
+    /// The replay of strategy `strategy` has shown `positions` positions good so far.
+    Replaying {
+        /// The strategy's number.
+        strategy: usize,
+        /// Positions shown good so far.
+        positions: usize,
+    },
 }
 
 /// Checks a certificate read from `input`, line by line: each strategy is read (version 2 and
 /// 3 positions found through the checker's own canonical code) and, when the claim needs it,
 /// replayed against every reply before the next is read (in version 3 a draw strategy's replay
 /// ends where no line can be completed any more). Only one strategy's entries are held at a
-/// time, in a compact form.
+/// time, in a compact form. `progress` hears every 65,536 entries read and positions shown
+/// good.
 ///
 /// # Errors
 /// [`CheckError::Malformed`] for a file that does not follow the format (or cannot be read),
 /// [`CheckError::Refuted`] for a proof that does not hold (a strategy missing, a turn missing
 /// or illegal, a game that ends otherwise than claimed).
-pub fn check_reader(input: impl BufRead) -> Result<Verdict, CheckError> {
+pub fn check_reader(
+    input: impl BufRead,
+    progress: &dyn Fn(CheckProgress),
+) -> Result<Verdict, CheckError> {
     let mut reader = Reader::new(input);
     let header = reader.header()?;
     let canon = (header.version >= 2).then(|| Canonizer::new(&header.rules));
     let mut wanted = needed(header.claim);
     let mut positions = 0;
-    loop {
+    for strategy in 1.. {
+        let context = (strategy, &header, progress);
         let replayed = match &canon {
-            Some(canon) => next_strategy(
-                &mut reader,
-                CanonicalTurns::new(canon, &header.rules),
-                &header,
-                &mut wanted,
-            )?,
-            None => next_strategy(&mut reader, PlainTurns::default(), &header, &mut wanted)?,
+            Some(canon) => {
+                let turns = CanonicalTurns::new(canon, &header.rules);
+                next_strategy(&mut reader, turns, context, &mut wanted)?
+            }
+            None => next_strategy(&mut reader, PlainTurns::default(), context, &mut wanted)?,
         };
         match replayed {
             Some(count) => positions += count,
@@ -131,36 +155,39 @@ impl Entries for CanonicalTurns<'_> {
     }
 }
 
-/// Reads the next strategy into `turns` and replays it when it is one `wanted` still needs
-/// (which it then no longer does): the positions shown good (0 for a strategy not needed),
-/// or `None` at the end of the file.
+/// Reads the next strategy (number `strategy` of the file whose header is `header`) into
+/// `turns` and replays it when it is one `wanted` still needs (which it then no longer does),
+/// telling `progress` as it goes: the positions shown good (0 for a strategy not needed), or
+/// `None` at the end of the file.
 fn next_strategy<R: BufRead, E: Entries>(
     reader: &mut Reader<R>,
     mut turns: E,
-    header: &Header,
+    (strategy, header, progress): (usize, &Header, &dyn Fn(CheckProgress)),
     wanted: &mut Vec<(Player, bool)>,
 ) -> Result<Option<usize>, CheckError> {
-    let Some((player, wins)) = reader.strategy(|p, t, line| turns.insert(p, t, line))? else {
+    let mut entries = 0usize;
+    let read = reader.strategy(|p, t, line| {
+        entries += 1;
+        if entries.is_multiple_of(REPORT_EVERY) {
+            progress(CheckProgress::Reading { strategy, entries });
+        }
+        turns.insert(p, t, line)
+    })?;
+    let Some((player, wins)) = read else {
         return Ok(None);
     };
     let Some(at) = wanted.iter().position(|&w| w == (player, wins)) else {
         return Ok(Some(0));
     };
     wanted.remove(at);
-    let dead_ends = header.version >= 3;
-    Ok(Some(replay(&turns, &header.root, player, wins, dead_ends)?))
-}
-
-/// Replays `player`'s strategy from `root` (a draw strategy's replay ending at dead positions
-/// when `dead_ends`); the number of positions shown good.
-fn replay<L: Lookup>(
-    lookup: &L,
-    root: &Position,
-    player: Player,
-    wins: bool,
-    dead_ends: bool,
-) -> Result<usize, Refuted> {
-    let mut replay = Replay::new(lookup, player, wins, dead_ends);
-    replay.visit(root)?;
-    Ok(replay.good.len())
+    let mut replay = Replay::new(&turns, player, wins, header.version >= 3);
+    let shown = |positions| {
+        progress(CheckProgress::Replaying {
+            strategy,
+            positions,
+        })
+    };
+    replay.on_good = Some((REPORT_EVERY, &shown));
+    replay.visit(&header.root)?;
+    Ok(Some(replay.good.len()))
 }

@@ -75,6 +75,9 @@ pub struct Replay<'a, L: Lookup> {
     pub dead_ends: bool,
     /// Keys of the positions already shown good for the strategy.
     pub good: HashSet<u128>,
+    /// Told the number of positions shown good each time it reaches a multiple of the first
+    /// number.
+    pub on_good: Option<(usize, &'a dyn Fn(usize))>,
     /// The turns from the proved position to the one being looked at.
     path: Vec<Turn>,
 }
@@ -89,6 +92,7 @@ impl<'a, L: Lookup> Replay<'a, L> {
             wins,
             dead_ends,
             good: HashSet::new(),
+            on_good: None,
             path: Vec::new(),
         }
     }
@@ -150,6 +154,11 @@ impl<'a, L: Lookup> Replay<'a, L> {
             self.path.pop();
         }
         self.good.insert(key);
+        if let Some((every, tell)) = self.on_good
+            && self.good.len().is_multiple_of(every)
+        {
+            tell(self.good.len());
+        }
         Ok(())
     }
 

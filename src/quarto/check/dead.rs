@@ -12,9 +12,13 @@ use super::super::position::Position;
 pub fn no_line_can_be_completed(pos: &Position) -> bool {
     let rules = pos.rules();
     let board = pos.board();
+    let on_board: Vec<u8> = (0..rules.cells())
+        .filter_map(|i| board.piece_at(Cell::from_index(i)))
+        .map(|p| p.bits())
+        .collect();
     let left: Vec<u8> = (0..rules.pieces())
         .map(|bits| bits as u8)
-        .filter(|&bits| !on_board(pos, bits))
+        .filter(|bits| !on_board.contains(bits))
         .collect();
     let counted = |attribute: u32| rules.criteria() >> attribute & 1 == 1;
     rules.lines().iter().all(|&line| {
@@ -36,15 +40,6 @@ pub fn no_line_can_be_completed(pos: &Position) -> bool {
             || !(0..rules.attributes())
                 .filter(|&a| counted(a))
                 .any(|a| fillable(a, 0) || fillable(a, 1))
-    })
-}
-
-/// Whether the piece `bits` stands on the board of `pos`.
-fn on_board(pos: &Position, bits: u8) -> bool {
-    (0..pos.rules().cells()).any(|i| {
-        pos.board()
-            .piece_at(Cell::from_index(i))
-            .is_some_and(|p| p.bits() == bits)
     })
 }
 

@@ -8,6 +8,7 @@ use super::super::notation;
 use super::super::piece::{Cell, Piece, bits_of};
 use super::super::position::{Position, Turn};
 use super::super::rules::Rules;
+use super::Entries;
 use super::canonical::{Canonizer, Layout};
 use super::plain::position_text;
 use super::replay::{Fault, Lookup};
@@ -39,29 +40,6 @@ impl<'a> CanonicalTurns<'a> {
         }
     }
 
-    /// Adds the entry of line `line`: `turn` in `position`, which must be written as the
-    /// representative of its own code.
-    ///
-    /// # Errors
-    /// The reason when the entry is unreadable, not in canonical form, or a second one for
-    /// its position.
-    pub fn insert(&mut self, position: &str, turn: &str, line: usize) -> Result<(), String> {
-        let (canon, rules) = (self.canon, &self.rules);
-        let layout = parse_layout(canon, rules, position)?;
-        let (code, _) = canon.canonical_layout(&layout);
-        let written = layout_text(canon, rules, &canon.representative(code));
-        if written != position {
-            return Err(format!(
-                "position {position} is not in canonical form ({written})"
-            ));
-        }
-        let turn = parse_turn(canon, rules, &layout, turn, line)?;
-        match self.turns.insert(code.value(), turn) {
-            Some(_) => Err("a second entry for the same position".into()),
-            None => Ok(()),
-        }
-    }
-
     /// A turn as the certificate writes it, for reports.
     fn text(&self, turn: &CanonicalTurn) -> String {
         let turn = Turn {
@@ -81,6 +59,26 @@ impl<'a> CanonicalTurns<'a> {
             .map(|p| p as u8)
             .find(|&p| self.canon.values(p) == values)
             .and_then(|p| Piece::new(p, &self.rules))
+    }
+}
+
+impl Entries for CanonicalTurns<'_> {
+    /// `position` must be written as the representative of its own code.
+    fn insert(&mut self, position: &str, turn: &str, line: usize) -> Result<(), String> {
+        let (canon, rules) = (self.canon, &self.rules);
+        let layout = parse_layout(canon, rules, position)?;
+        let (code, _) = canon.canonical_layout(&layout);
+        let written = layout_text(canon, rules, &canon.representative(code));
+        if written != position {
+            return Err(format!(
+                "position {position} is not in canonical form ({written})"
+            ));
+        }
+        let turn = parse_turn(canon, rules, &layout, turn, line)?;
+        match self.turns.insert(code.value(), turn) {
+            Some(_) => Err("a second entry for the same position".into()),
+            None => Ok(()),
+        }
     }
 }
 

@@ -137,22 +137,14 @@ pub fn check_reader(
     })
 }
 
-/// A strategy's entries as they are read.
+/// A strategy's entries as they are read (one implementation per format).
 trait Entries: Lookup {
     /// Adds the entry of line `line`: `turn` in `position` (cells and hand).
+    ///
+    /// # Errors
+    /// The reason when the entry cannot be used (unreadable, out of canonical form, or a
+    /// second one for its position).
     fn insert(&mut self, position: &str, turn: &str, line: usize) -> Result<(), String>;
-}
-
-impl Entries for PlainTurns {
-    fn insert(&mut self, position: &str, turn: &str, line: usize) -> Result<(), String> {
-        PlainTurns::insert(self, position, turn, line)
-    }
-}
-
-impl Entries for CanonicalTurns<'_> {
-    fn insert(&mut self, position: &str, turn: &str, line: usize) -> Result<(), String> {
-        CanonicalTurns::insert(self, position, turn, line)
-    }
 }
 
 /// Reads the next strategy (number `strategy` of the file whose header is `header`) into

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use super::super::notation;
 use super::super::piece::Cell;
 use super::super::position::{Position, Turn};
+use super::Entries;
 use super::replay::{Fault, Lookup};
 
 /// A version 1 strategy: position text (cells and hand) -> (turn text, line).
@@ -14,12 +15,8 @@ pub struct PlainTurns {
     turns: HashMap<String, (String, usize)>,
 }
 
-impl PlainTurns {
-    /// Adds the entry of line `line`: `turn` in `position`.
-    ///
-    /// # Errors
-    /// The reason when the position already has an entry.
-    pub fn insert(&mut self, position: &str, turn: &str, line: usize) -> Result<(), String> {
+impl Entries for PlainTurns {
+    fn insert(&mut self, position: &str, turn: &str, line: usize) -> Result<(), String> {
         match self
             .turns
             .insert(position.to_string(), (turn.to_string(), line))

@@ -46,7 +46,7 @@ pub use solver::book::{self, Book, BookError};
 pub use solver::reference;
 pub use solver::{
     Budget, DEFAULT_ONE_ROW, DEFAULT_TABLE, Depth, Keeping, Method, Mib, MibError, MoveValue,
-    Solution, Solver, UnknownRemoteness, Value, rank,
+    Partial, Solution, Solver, UnknownRemoteness, Value, rank,
 };
 
 /// The names most programs start from, in one import (`use connectk::prelude::*;`): rules and

@@ -1,6 +1,6 @@
 //! A solver's budget running out in the middle of its work.
 
-use connectk::{Budget, Depth, Mib, Position, Rules, Solver, Variant};
+use connectk::{Budget, Depth, Mib, Partial, Position, Rules, Solver, Variant};
 
 /// A node budget may run out during a principal variation as well as during the solve before
 /// it (the size tables ask for both within one time budget): the work then gives up, with no
@@ -28,4 +28,56 @@ fn a_budget_running_out_in_a_principal_variation_gives_up_without_a_panic() {
             budget = budget * 5 / 4 + 1;
         }
     }
+}
+
+/// An exact solve in sittings: each sitting has a small node budget and a fresh solver (so
+/// only the `Partial` it was handed carries over), and goes on from what the sitting before
+/// found. Every partial answer holds the true value (its outcome, and its remoteness within
+/// the range given), none loses what the one before knew, and the last one settles on the
+/// value an unlimited solve finds. A sitting that settles nothing gets twice the budget.
+#[test]
+fn an_exact_solve_goes_on_from_where_an_earlier_one_stopped() {
+    let cases = [
+        (Variant::Misere, 5, 4, ""),
+        (Variant::Normal, 4, 4, ""),
+        (Variant::Normal, 5, 4, "3"),
+        (Variant::Misere, 4, 5, "12"),
+    ];
+    let mut partial_lengths = 0;
+    for (variant, width, height, moves) in cases {
+        let rules = Rules::new(4, width, height, variant).unwrap();
+        let (pos, _) = connectk::notation::parse(rules, moves).unwrap();
+        let truth = Solver::new(Mib(16)).solve(&pos).value;
+        let mut known = Partial::UNKNOWN;
+        let mut budget = 64;
+        let mut sittings = 0;
+        let solved = loop {
+            sittings += 1;
+            assert!(sittings < 200, "{rules} {moves}: no end");
+            let mut solver = Solver::new(Mib(16));
+            match solver.solve_from(&pos, known, Budget::nodes(budget)) {
+                Ok(solution) => break solution.value,
+                Err(partial) => {
+                    if let Some(result) = partial.result {
+                        assert_eq!(Some(result), Some(truth.result), "{rules} {moves}");
+                        let (near, far) = partial.remoteness.expect("with the outcome");
+                        let r = truth.remoteness.unwrap();
+                        assert!(near <= r && r <= far, "{rules} {moves}: {partial:?}");
+                        partial_lengths += 1;
+                    }
+                    assert!(known.result.is_none() || partial.result == known.result);
+                    if partial == known {
+                        budget *= 2;
+                    }
+                    known = partial;
+                }
+            }
+        };
+        assert_eq!(solved, truth, "{rules} {moves}");
+        assert!(sittings > 1, "{rules} {moves}: the budget never ran out");
+    }
+    assert!(
+        partial_lengths > 0,
+        "no sitting stopped with the outcome known"
+    );
 }

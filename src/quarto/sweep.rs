@@ -154,7 +154,12 @@ impl Sweep for Variations {
 
     fn worker(&self) {}
 
-    fn solve(&self, _: &mut (), &rules: &Rules) -> Solved<VariationRow, NoAttempt> {
+    fn solve(
+        &self,
+        _: &mut (),
+        &rules: &Rules,
+        _: &[NoAttempt],
+    ) -> Solved<VariationRow, NoAttempt> {
         let mut solver = Solver::new(rules, self.table_bytes).with_node_limit(self.node_limit);
         let start = std::time::Instant::now();
         let (outcome, length, nodes) = match solver.solve(&Position::new(rules), Depth::Strong) {

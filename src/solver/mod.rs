@@ -31,7 +31,7 @@ pub use memory::{Mib, MibError};
 pub use others::reference;
 use others::strip::StripSolver;
 pub(crate) use score::Score;
-pub use score::{UnknownRemoteness, Value};
+pub use score::{Partial, UnknownRemoteness, Value};
 use search::Search;
 
 /// Default transposition table size for one solver.
@@ -466,6 +466,48 @@ impl Solver {
         self.limited(Budget::nodes(node_limit), |solver| {
             solver.solve_at(pos, depth)
         })
+    }
+
+    /// Solves `pos` exactly within `budget`, going on from what an earlier, unfinished solve
+    /// of it found (`known`): the solution, or how far this one got once the budget is spent.
+    /// A long solve run in several sittings (a board that takes longer than one run is given)
+    /// so loses only the question under way when each one stops, never what was settled.
+    ///
+    /// # Errors
+    /// [`Partial`]: the budget ran out first; what is known now, at least `known`.
+    pub fn solve_from(
+        &mut self,
+        pos: &Position,
+        known: Partial,
+        budget: Budget,
+    ) -> Result<Solution, Partial> {
+        fn run<B: Bits>(
+            search: &mut Search<B>,
+            pos: &Position,
+            (lo, hi): (Score, Score),
+        ) -> (Score, Score) {
+            search.narrow(&pos.convert::<B>().expect("backend chosen to fit"), lo, hi)
+        }
+        if let Some(value) = self.value_without_search(pos, Depth::Strong) {
+            return Ok(self.timed(|_| (value, Vec::new())));
+        }
+        let (cells, plies, to_move) = (pos.rules().cells(), pos.plies(), pos.to_move());
+        let from = known.scores(cells, plies, to_move);
+        let mut reached = from;
+        let solution = self.limited(budget, |solver| {
+            solver.timed(|solver| {
+                reached = match solver.backend(pos.rules()) {
+                    Backend::Narrow(s) => run(s, pos, from),
+                    Backend::Wide(s) => run(s, pos, from),
+                };
+                let value = Value::from_score(reached.0, cells, plies, to_move);
+                (value, Vec::new())
+            })
+        });
+        match solution {
+            Some(solution) if reached.0 == reached.1 => Ok(solution),
+            _ => Err(Partial::from_scores(reached, cells, plies, to_move)),
+        }
     }
 
     /// Runs `work` on this solver, giving up (returning `None`) once the searches it starts

@@ -154,6 +154,66 @@ impl Value {
     }
 }
 
+/// How far an unfinished exact solve got: the outcome once it is known, and the range the
+/// remoteness lies in, so that a later solve can go on from there (see
+/// [`crate::Solver::solve_from`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Partial {
+    /// The outcome, once known.
+    pub result: Option<GameResult>,
+    /// The least and the greatest remoteness the value can still have, when the outcome is
+    /// known (`None`: any its outcome allows).
+    pub remoteness: Option<(u32, u32)>,
+}
+
+impl Partial {
+    /// Nothing known yet.
+    pub const UNKNOWN: Partial = Partial {
+        result: None,
+        remoteness: None,
+    };
+
+    /// What bounds `lower ..= upper` on the score of a position with `plies` discs of
+    /// `cells`, `to_move` to move, say: the outcome once both have one sign, and the range of
+    /// remoteness then.
+    pub(crate) fn from_scores(
+        (lower, upper): (Score, Score),
+        cells: u32,
+        plies: u32,
+        to_move: Player,
+    ) -> Partial {
+        if lower.signum() != upper.signum() {
+            return Partial::UNKNOWN;
+        }
+        let [a, b] = [lower, upper].map(|score| {
+            Value::from_score(score, cells, plies, to_move)
+                .remoteness
+                .expect("from a score")
+        });
+        Partial {
+            result: Some(Value::from_score(lower, cells, plies, to_move).result),
+            remoteness: Some((a.min(b), a.max(b))),
+        }
+    }
+
+    /// The bounds on the score of a position with `plies` discs of `cells`, `to_move` to
+    /// move, that this says: the widest, `-cells ..= cells`, when nothing is known.
+    pub(crate) fn scores(self, cells: u32, plies: u32, to_move: Player) -> (Score, Score) {
+        let span = cells as Score;
+        let Some(result) = self.result else {
+            return (-span, span);
+        };
+        // The game ends at absolute ply `plies + remoteness`.
+        let score_at = |remoteness: u32| win_at(cells, plies + remoteness);
+        let (near, far) = self.remoteness.unwrap_or((1, cells - plies));
+        match result {
+            GameResult::Draw => (0, 0),
+            GameResult::Win(p) if p == to_move => (score_at(far).max(1), score_at(near)),
+            GameResult::Win(_) => (-score_at(near), (-score_at(far)).min(-1)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

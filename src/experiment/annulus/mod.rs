@@ -137,7 +137,7 @@ impl Sweep for Annulus {
     fn worker(&self) {}
 
     /// Past the deadline a board is given up unstarted, for a rerun to take.
-    fn solve(&self, _: &mut (), board: &Board) -> Solved<Row, NoAttempt> {
+    fn solve(&self, _: &mut (), board: &Board, _: &[NoAttempt]) -> Solved<Row, NoAttempt> {
         let late = self.effort.deadline.is_some_and(|d| Instant::now() >= d);
         let row = (!late).then(|| solve_board(*board, self.effort)).flatten();
         row.map_or(Solved::GivenUp, Solved::Row)

@@ -22,7 +22,7 @@ use crate::engine::notation;
 use crate::engine::outcome::Player;
 use crate::engine::position::Position;
 use crate::engine::rules::{RulesError, Variant};
-use crate::solver::{Budget, Depth, Mib, Solver};
+use crate::solver::{Budget, Depth, Mib, Partial, Solver};
 use crate::strategy::{StrategyName, table1};
 use crate::verify::{Claim, Verdict, verify};
 
@@ -141,34 +141,56 @@ fn table_for(board: Board, most: Mib) -> Mib {
         .max(16))
 }
 
-/// Solves one board: exactly within the time budget (with a principal variation), else its
-/// outcome alone within the same time again.
-pub fn solve_board(board: Board, effort: Effort) -> Solved<Row, Attempt> {
+/// Solves one board: exactly within the time budget (with a principal variation), going on
+/// from where `earlier`, an unfinished attempt at it, stopped; else its outcome alone within
+/// the same time again, when the exact solve did not get as far as it.
+pub fn solve_board(
+    board: Board,
+    effort: Effort,
+    earlier: Option<&Attempt>,
+) -> Solved<Row, Attempt> {
     let rules = board.rules();
     let empty = Position::new(rules);
     let start = Instant::now();
     let mut solver = Solver::new(table_for(board, effort.table));
-    let exact = solver.limited(Budget::time(effort.time), |solver| {
-        let solution = solver.solve_at(&empty, Depth::Strong);
-        let line = solver.principal_variation(&empty);
-        (solution, line)
-    });
-    let Some((solution, line)) = exact else {
-        let tried = solver.nodes();
-        let weak = solver.limited(Budget::time(effort.time), |solver| {
-            solver.solve_at(&empty, Depth::Weak)
+    let budget = Budget::time(effort.time);
+    let known = earlier.map_or(Partial::UNKNOWN, Attempt::partial);
+    let exact = solver
+        .solve_from(&empty, known, budget)
+        .and_then(|solution| {
+            let line = solver.limited(budget, |solver| solver.principal_variation(&empty));
+            // A value settled without its line is kept as settled: a rerun finds only the line.
+            let settled = Partial {
+                result: Some(solution.value.result),
+                remoteness: solution.value.remoteness.map(|r| (r, r)),
+            };
+            line.map(|line| (solution, line)).ok_or(settled)
         });
-        return Solved::Open(Attempt {
-            rules: board.variant,
-            k: board.k,
-            width: board.width,
-            height: board.height,
-            seconds_each: effort.time.as_secs_f64(),
-            outcome: weak.as_ref().map(|s| s.value.result),
-            nodes: tried + weak.map_or(0, |s| s.nodes),
-        });
+    let (before_nodes, before_seconds) = earlier.map_or((0, 0.0), |a| (a.nodes, a.seconds_spent()));
+    let (solution, line) = match exact {
+        Ok(found) => found,
+        Err(partial) => {
+            let outcome = partial.result.or_else(|| {
+                solver
+                    .limited(budget, |solver| solver.solve_at(&empty, Depth::Weak))
+                    .map(|s| s.value.result)
+            });
+            let (min, max) = partial.remoteness.unzip();
+            return Solved::Open(Attempt {
+                rules: board.variant,
+                k: board.k,
+                width: board.width,
+                height: board.height,
+                seconds_each: effort.time.as_secs_f64(),
+                outcome,
+                remoteness_min: min,
+                remoteness_max: max,
+                nodes: before_nodes + solver.nodes(),
+                seconds: Some(round_ms(before_seconds + start.elapsed().as_secs_f64())),
+            });
+        }
     };
-    let seconds = start.elapsed().as_secs_f64();
+    let seconds = before_seconds + start.elapsed().as_secs_f64();
     let outcome = solution.value.result;
     let remoteness = solution.value.remoteness.expect("an exact solve");
     let published = (board.variant == Variant::Normal && board.k == 4)
@@ -194,11 +216,16 @@ pub fn solve_board(board: Board, effort: Effort) -> Solved<Row, Attempt> {
         strategy: checked.map(|(name, side, _)| format!("{name} {side}")),
         strategy_longest: checked.and_then(|(_, _, longest)| longest),
         pv: notation::format(rules, &line),
-        nodes: solution.nodes,
-        seconds: (seconds * 1e3).round() / 1e3,
+        nodes: before_nodes + solution.nodes,
+        seconds: round_ms(seconds),
         table_mb: table_for(board, effort.table).0,
         commit: env!("CONNECTK_COMMIT").to_string(),
     })
+}
+
+/// `seconds` to the millisecond, as the CSVs keep them.
+fn round_ms(seconds: f64) -> f64 {
+    (seconds * 1e3).round() / 1e3
 }
 
 /// The size tables: the empty board of every size of a grid solved exactly.
@@ -239,8 +266,13 @@ impl Sweep for Sizes {
 
     fn worker(&self) {}
 
-    fn solve(&self, _: &mut (), board: &Board) -> Solved<Row, Attempt> {
-        solve_board(*board, self.effort)
+    /// Goes on from the furthest earlier attempt at the board, if any.
+    fn solve(&self, _: &mut (), board: &Board, earlier: &[Attempt]) -> Solved<Row, Attempt> {
+        let furthest = earlier
+            .iter()
+            .filter(|a| a.board() == *board)
+            .max_by_key(|a| a.reach());
+        solve_board(*board, self.effort, furthest)
     }
 
     /// Open boards are listed from their attempts, not as missing.
@@ -276,20 +308,19 @@ impl Sweep for Sizes {
 /// The attempts of boards that no row settles, in their order, one per board: an attempt that
 /// ran out of time is superseded once a later run (given longer, or resumed elsewhere)
 /// finishes its board, and listing it still would call a solved board open; of several
-/// attempts at one open board, the one that went furthest (more time, then an outcome, then
-/// more nodes) stands in the place of the first.
+/// attempts at one open board, the one that went furthest ([`Attempt::reach`]) stands in the
+/// place of the first.
 fn still_open(attempts: Vec<Attempt>, rows: &[Row]) -> Vec<Attempt> {
     let solved: HashSet<Board> = rows.iter().map(Row::board).collect();
     let mut open: Vec<Attempt> = Vec::new();
     let mut at: HashMap<Board, usize> = HashMap::new();
-    let reach = |a: &Attempt| (a.seconds_each, a.outcome.is_some(), a.nodes);
     for attempt in attempts {
         let board = attempt.board();
         if solved.contains(&board) {
             continue;
         }
         match at.get(&board) {
-            Some(&i) if reach(&attempt) > reach(&open[i]) => open[i] = attempt,
+            Some(&i) if attempt.reach() > open[i].reach() => open[i] = attempt,
             Some(_) => {}
             None => {
                 at.insert(board, open.len());
@@ -334,7 +365,7 @@ mod tests {
             table: Mib(16),
             time: Duration::from_secs(600),
         };
-        match solve_board(board, effort) {
+        match solve_board(board, effort, None) {
             Solved::Row(row) => row,
             _ => panic!("{width}x{height} not settled"),
         }
@@ -383,7 +414,10 @@ mod tests {
             height: 4,
             seconds_each: 1.0,
             outcome: None,
+            remoteness_min: None,
+            remoteness_max: None,
             nodes: 10,
+            seconds: None,
         };
         let dir = std::env::temp_dir().join(format!("connectk-sizes-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -405,6 +439,71 @@ mod tests {
             summary.contains("1 boards solved exactly, 2 open"),
             "{summary}"
         );
+    }
+
+    /// A board attempted in sittings of growing time, each going on from the attempt before
+    /// (by way of `open.csv`'s columns, written and read back), ends with the row a single
+    /// solve finds, its nodes counting every sitting's; an attempt that knows the outcome and
+    /// a range of lengths keeps what it knew.
+    #[test]
+    fn a_board_goes_on_from_its_last_attempt() {
+        let board = Board::flat(Variant::Misere, 4, 5, 5);
+        let direct = solve(Variant::Misere, 5, 5);
+        let dir = std::env::temp_dir().join(format!("connectk-sittings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("open.csv");
+        let mut earlier: Option<Attempt> = None;
+        let mut time = Duration::from_micros(200);
+        let row = loop {
+            let effort = Effort {
+                table: Mib(16),
+                time,
+            };
+            match solve_board(board, effort, earlier.as_ref()) {
+                Solved::Row(row) => break row,
+                Solved::Open(attempt) => {
+                    if let Some(before) = &earlier {
+                        assert!(attempt.reach() >= before.reach(), "{attempt:?}");
+                        assert!(attempt.nodes >= before.nodes);
+                    }
+                    write_all(&file, std::slice::from_ref(&attempt)).unwrap();
+                    let read: Vec<Attempt> =
+                        crate::experiment::export::csv::read_rows(&file).unwrap();
+                    assert_eq!(read, vec![attempt.clone()]);
+                    earlier = Some(attempt);
+                }
+                Solved::GivenUp => unreachable!("sizes keeps every attempt"),
+            }
+            time *= 2;
+        };
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            (row.outcome, row.remoteness),
+            (direct.outcome, direct.remoteness)
+        );
+        assert!(row.nodes >= earlier.map_or(0, |a| a.nodes));
+        // Told the outcome and length, a sitting only finds the line.
+        let settled = Attempt {
+            rules: Variant::Misere,
+            k: 4,
+            width: 5,
+            height: 5,
+            seconds_each: 1.0,
+            outcome: Some(direct.outcome),
+            remoteness_min: Some(direct.remoteness),
+            remoteness_max: Some(direct.remoteness),
+            nodes: 0,
+            seconds: Some(0.0),
+        };
+        let effort = Effort {
+            table: Mib(16),
+            time: Duration::from_secs(600),
+        };
+        let Solved::Row(told) = solve_board(board, effort, Some(&settled)) else {
+            panic!("a settled attempt's board is solved");
+        };
+        assert_eq!(told.pv, direct.pv);
+        assert_eq!(told.remoteness, direct.remoteness);
     }
 
     /// Boards past 48 cells are checked when their columns are few or short: misère 5x10 is

@@ -28,12 +28,12 @@ fn tally(flags: impl Iterator<Item = Option<bool>>) -> (usize, usize) {
     })
 }
 
-/// The latest attempt of each board in `open`.
+/// The furthest attempt of each board in `open` ([`Attempt::reach`]).
 fn latest_open(open: &[Attempt]) -> BTreeMap<Board, &Attempt> {
     let mut latest: BTreeMap<Board, &Attempt> = BTreeMap::new();
     for attempt in open {
         let entry = latest.entry(attempt.board()).or_insert(attempt);
-        if attempt.seconds_each >= entry.seconds_each {
+        if attempt.reach() >= entry.reach() {
             *entry = attempt;
         }
     }
@@ -130,8 +130,10 @@ fn misere_lengths(doc: &mut Document, rows: &[Row]) {
 fn open_boards(doc: &mut Document, latest: &BTreeMap<Board, &Attempt>) {
     doc.heading("Open boards")
         .paragraph(
-            "A rerun of the same command with a longer `--time-limit` tries each of them again \
-             (one thread and one large table per board is what they need); on a cluster, \
+            "A rerun of the same command tries each of them again, going on from what its \
+             attempt settled (the outcome and the range of game lengths left), so that every \
+             run narrows the range until the length is known (one thread and one large table \
+             per board is what they need); on a cluster, \
              `experiments/slurm/sizes-15-16.sbatch` with `SIZES_MIN_SUM` and `SIZES_MAX_SUM` \
              set to the board's width + height runs them as a job array, and `connectk merge` \
              joins its rows to these.",
@@ -143,15 +145,21 @@ fn open_boards(doc: &mut Document, latest: &BTreeMap<Board, &Attempt>) {
                 "board",
                 "seconds tried (exact, then outcome only)",
                 "outcome",
-                "nodes",
+                "game length",
+                "nodes (all attempts)",
             ],
             latest.values().map(|a| {
+                let length = match (a.remoteness_min, a.remoteness_max) {
+                    (Some(min), Some(max)) => format!("{min} to {max}"),
+                    _ => "unknown".into(),
+                };
                 vec![
                     a.rules.to_string(),
                     a.k.to_string(),
                     format!("{}x{}", a.width, a.height),
                     format!("{:.0}", a.seconds_each),
                     a.outcome.map_or("unknown", GameResult::label).to_string(),
+                    length,
                     a.nodes.to_string(),
                 ]
             }),

@@ -1,5 +1,7 @@
 //! The rows of `sizes.csv` (finished boards) and `open.csv` (attempts that ran out of time).
 
+use std::cmp::Reverse;
+
 use serde::{Deserialize, Serialize};
 
 use super::published::Published;
@@ -8,6 +10,7 @@ use crate::engine::rules::Variant;
 use crate::experiment::export::labels;
 use crate::experiment::store::Record;
 use crate::experiment::sweep::{Board, SweepRow};
+use crate::solver::Partial;
 
 /// One finished board.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -81,17 +84,60 @@ pub struct Attempt {
     pub height: u32,
     /// Seconds given to the exact solve, and again to the outcome-only one.
     pub seconds_each: f64,
-    /// The outcome, when the outcome-only solve finished.
+    /// The outcome, when the exact solve got as far as it or the outcome-only solve finished.
     #[serde(with = "labels::optional_outcome")]
     pub outcome: Option<GameResult>,
-    /// Nodes searched in all.
+    /// The shortest game length (last ply) still possible, when the exact solve got past the
+    /// outcome (empty otherwise, and in files written before it was kept).
+    #[serde(default)]
+    pub remoteness_min: Option<u32>,
+    /// The longest game length still possible, likewise.
+    #[serde(default)]
+    pub remoteness_max: Option<u32>,
+    /// Nodes searched in all, over this attempt and the earlier ones it went on from.
     pub nodes: u64,
+    /// Seconds spent in all, likewise (empty in files written before it was kept).
+    #[serde(default)]
+    pub seconds: Option<f64>,
 }
 
 impl Attempt {
     /// The board attempted.
     pub(crate) fn board(&self) -> Board {
         Board::flat(self.rules, self.k, self.width, self.height)
+    }
+
+    /// What this attempt settled of the board's value, for a later solve to go on from.
+    pub(crate) fn partial(&self) -> Partial {
+        let remoteness = self.remoteness_min.zip(self.remoteness_max);
+        Partial {
+            result: self.outcome,
+            remoteness: self.outcome.and(remoteness),
+        }
+    }
+
+    /// Seconds spent in all; for an attempt from a file without them, the time its exact
+    /// solve was given, which it spent in full.
+    pub(crate) fn seconds_spent(&self) -> f64 {
+        self.seconds.unwrap_or(self.seconds_each)
+    }
+
+    /// How far this attempt went, for choosing among attempts at one board: what it settled
+    /// first (an outcome, then the narrowest range of lengths), then the time it was given
+    /// and the nodes it searched. An attempt that went on from an earlier one knows at least
+    /// as much, so it goes further.
+    pub(crate) fn reach(&self) -> (bool, Reverse<u32>, u64, u64) {
+        let range = match (self.remoteness_min, self.remoteness_max) {
+            (Some(min), Some(max)) => max - min,
+            _ => u32::MAX,
+        };
+        (
+            self.outcome.is_some(),
+            Reverse(range),
+            // Non-negative, so their bits order as the numbers do.
+            self.seconds_each.to_bits(),
+            self.nodes,
+        )
     }
 }
 

@@ -115,9 +115,15 @@ pub trait Sweep: Sync {
     /// A worker for one thread of the pool.
     fn worker(&self) -> Self::Worker;
 
-    /// Solves one job.
-    fn solve(&self, worker: &mut Self::Worker, job: &Self::Job)
-    -> Solved<Self::Row, Self::Attempt>;
+    /// Solves one job. `earlier` holds every unsettled attempt the run's attempts file had
+    /// when it opened (of any job: a sweep that goes on from where an attempt stopped picks
+    /// its job's own).
+    fn solve(
+        &self,
+        worker: &mut Self::Worker,
+        job: &Self::Job,
+        earlier: &[Self::Attempt],
+    ) -> Solved<Self::Row, Self::Attempt>;
 
     /// Orders the jobs left to do before they are handed to the pool (by default, the grid's
     /// order).
@@ -196,6 +202,8 @@ pub struct Run<'a, S: Sweep> {
     jobs: Vec<S::Job>,
     store: Store<S::Row>,
     attempts: Option<Store<S::Attempt>>,
+    /// The attempts the run found in its attempts file.
+    earlier: Vec<S::Attempt>,
     /// What the run found in its CSV.
     pub resume: Resume,
 }
@@ -236,12 +244,18 @@ impl<'a, S: Sweep> Run<'a, S> {
         };
         let (store, resume) = Store::open_resuming(csv, &keys, &resumption)?;
         let attempts = attempts.map(Store::open).transpose()?;
+        let earlier = attempts
+            .as_ref()
+            .map(Store::rows)
+            .transpose()?
+            .unwrap_or_default();
         Ok(Run {
             sweep,
             grid,
             jobs,
             store,
             attempts,
+            earlier,
             resume,
         })
     }
@@ -294,7 +308,7 @@ impl<'a, S: Sweep> Run<'a, S> {
             .par_iter()
             .map(|job| {
                 let mut worker = take().unwrap_or_else(|| self.sweep.worker());
-                let solved = self.sweep.solve(&mut worker, job);
+                let solved = self.sweep.solve(&mut worker, job, &self.earlier);
                 idle.lock().unwrap_or_else(|e| e.into_inner()).push(worker);
                 let settled = self.keep(&solved)?;
                 done(job, &solved);

@@ -179,7 +179,7 @@ impl Sweep for Table1 {
 
     fn worker(&self) {}
 
-    fn solve(&self, _: &mut (), board: &Board) -> Solved<Row, NoAttempt> {
+    fn solve(&self, _: &mut (), board: &Board, _: &[NoAttempt]) -> Solved<Row, NoAttempt> {
         solve_board(*board, self.effort).map_or(Solved::GivenUp, Solved::Row)
     }
 

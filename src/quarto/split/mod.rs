@@ -147,7 +147,12 @@ impl Sweep for Split {
     }
 
     /// A row either way: an opening stopped by the node limit is recorded as unfinished.
-    fn solve(&self, solver: &mut Solver, opening: &Opening) -> Solved<OpeningRow, NoAttempt> {
+    fn solve(
+        &self,
+        solver: &mut Solver,
+        opening: &Opening,
+        _: &[NoAttempt],
+    ) -> Solved<OpeningRow, NoAttempt> {
         let start = std::time::Instant::now();
         let (outcome, remoteness, nodes) = match solver.solve(&opening.position, self.depth) {
             Ok(s) => (Some(s.value.result), s.value.remoteness, s.nodes),

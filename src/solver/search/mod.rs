@@ -344,15 +344,32 @@ impl<B: Bits> Search<B> {
     /// The exact score of a non-terminal position, by a sequence of null-window searches
     /// whose questions [`ScoreSearch`] chooses.
     pub(crate) fn exact(&mut self, pos: &Position<B>) -> Score {
-        let mut search = ScoreSearch::new(pos.empty_cells(), pos.rules().variant());
+        let (lower, upper) = self.narrow(pos, -Score::MAX, Score::MAX);
+        debug_assert!(self.exhausted() || lower == upper);
+        lower
+    }
+
+    /// Narrows bounds `lower ..= upper` known to hold the score of a non-terminal position by
+    /// null-window searches until they meet or the budget is spent (see
+    /// [`Search::set_budget`]); the bounds reached. A question cut short by the budget narrows
+    /// nothing, so what is returned always holds, and a later call can go on from it.
+    pub(crate) fn narrow(
+        &mut self,
+        pos: &Position<B>,
+        lower: Score,
+        upper: Score,
+    ) -> (Score, Score) {
+        let mut search =
+            ScoreSearch::within(pos.empty_cells(), pos.rules().variant(), lower, upper);
         while let Some((front, probe)) = search.next() {
             let before = self.nodes;
             let r = self.negamax(pos, probe, probe + 1);
+            if self.exhausted() {
+                break;
+            }
             search.record(front, probe, r, self.nodes - before);
         }
-        search
-            .settled()
-            .expect("the questions end when the score is settled")
+        search.bounds()
     }
 
     /// A score of a non-terminal position with the right sign (win, draw or loss) only.

@@ -63,13 +63,16 @@ pub(crate) struct ScoreSearch {
 
 impl ScoreSearch {
     /// The search for the score of a position with `empty` empty cells under `variant`.
-    pub(crate) fn new(empty: u32, variant: Variant) -> ScoreSearch {
+    /// The search for the score of a position with `empty` empty cells under `variant`, known
+    /// to lie in `lower ..= upper` (bounds past what the empty cells allow are taken as
+    /// those ends).
+    pub(crate) fn within(empty: u32, variant: Variant, lower: Score, upper: Score) -> ScoreSearch {
         let achievable = Achievable::new(empty, variant);
         let span = empty as Score;
         ScoreSearch {
             achievable,
-            lower: achievable.at_least(-span),
-            upper: achievable.at_most(span),
+            lower: achievable.at_least(lower.max(-span)),
+            upper: achievable.at_most(upper.min(span)),
             near: Front::NEW,
             high: Front::NEW,
             low: Front::NEW,
@@ -79,6 +82,11 @@ impl ScoreSearch {
     /// The score, once the bounds meet.
     pub(crate) fn settled(&self) -> Option<Score> {
         (self.lower >= self.upper).then_some(self.lower)
+    }
+
+    /// The bounds known so far: the score lies in `lower ..= upper`.
+    pub(crate) fn bounds(&self) -> (Score, Score) {
+        (self.lower, self.upper)
     }
 
     /// The near front's question: the sign while it is unknown, else whether the score passes
@@ -247,7 +255,7 @@ mod tests {
                 let achievable = Achievable::new(empty, variant);
                 let span = empty as Score;
                 for truth in (-span..=span).filter(|&s| achievable.contains(s)) {
-                    let mut search = ScoreSearch::new(empty, variant);
+                    let mut search = ScoreSearch::within(empty, variant, -Score::MAX, Score::MAX);
                     let mut questions = 0;
                     while let Some((front, probe)) = search.next() {
                         assert!(search.lower <= probe && probe < search.upper);
@@ -259,6 +267,32 @@ mod tests {
                         assert!(questions <= empty + 2, "{variant:?} {empty} {truth}");
                     }
                     assert_eq!(search.settled(), Some(truth), "{variant:?} {empty}");
+                }
+            }
+        }
+    }
+
+    /// A search resumed from bounds an earlier one reached (any achievable pair holding the
+    /// score, the sign known or not) asks only inside them and settles on the same score.
+    #[test]
+    fn a_search_resumed_from_known_bounds_settles_within_them() {
+        for variant in [Variant::Normal, Variant::Misere] {
+            let empty = 17u32;
+            let achievable = Achievable::new(empty, variant);
+            let span = empty as Score;
+            let scores: Vec<Score> = (-span..=span).filter(|&s| achievable.contains(s)).collect();
+            for (i, &truth) in scores.iter().enumerate() {
+                for &lower in &scores[..=i] {
+                    for &upper in &scores[i..] {
+                        let mut search = ScoreSearch::within(empty, variant, lower, upper);
+                        assert_eq!(search.bounds(), (lower, upper));
+                        while let Some((front, probe)) = search.next() {
+                            assert!(lower <= probe && probe < upper, "{lower} {probe} {upper}");
+                            let r = if truth > probe { probe + 1 } else { probe };
+                            search.record(front, probe, r, 1);
+                        }
+                        assert_eq!(search.settled(), Some(truth), "{variant:?} {lower} {upper}");
+                    }
                 }
             }
         }

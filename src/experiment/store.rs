@@ -122,6 +122,25 @@ fn drop_torn_line(path: &Path) -> Result<Option<String>, ExportError> {
     Ok(Some(torn))
 }
 
+/// Whether the header of the CSV at `path` is the one `row`'s type writes. A file written by
+/// an older version, with fewer columns (read with their defaults), is not, and appending rows
+/// of more columns to it would leave a file no reader takes.
+fn in_current_layout<R: Serialize>(path: &Path, row: &R) -> Result<bool, ExportError> {
+    let mut current = ::csv::Writer::from_writer(Vec::new());
+    current
+        .serialize(row)
+        .map_err(io_of)
+        .map_err(write_error(path))?;
+    let current = current
+        .into_inner()
+        .map_err(|e| write_error(path)(e.into_error()))?;
+    let mut first = Vec::new();
+    let file = File::open(path).map_err(write_error(path))?;
+    std::io::BufRead::read_until(&mut std::io::BufReader::new(file), b'\n', &mut first)
+        .map_err(write_error(path))?;
+    Ok(current.starts_with(&first))
+}
+
 impl<R: Record> Store<R> {
     /// Opens (or creates) the CSV at `path`, remembering which keys it already holds.
     ///
@@ -146,6 +165,9 @@ impl<R: Record> Store<R> {
             Vec::new()
         };
         let fresh = existing.is_empty();
+        if !fresh && !in_current_layout(path, &existing[0])? {
+            write_all(path, &existing)?;
+        }
         // A file without rows is started afresh (even if a header or nothing was left behind),
         // and the writer then puts the header before the first row.
         let file = if fresh {
@@ -264,6 +286,22 @@ mod tests {
             id,
             note: id.is_multiple_of(2).then(|| format!("n{id}")),
         }
+    }
+
+    /// A file an older version wrote, without the `note` column its rows have now, is
+    /// rewritten in the current layout when opened, so that appended rows line up with it.
+    #[test]
+    fn a_file_of_fewer_columns_is_rewritten_before_rows_are_appended() {
+        let dir = std::env::temp_dir().join(format!("connectk-layout-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("old.csv");
+        std::fs::write(&path, "id\n1\n2\n").unwrap();
+        let store = Store::<Row>::open(&path).unwrap();
+        store.append(&row(4)).unwrap();
+        drop(store);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(text, "id,note\n1,\n2,\n4,n4\n");
     }
 
     #[test]

@@ -55,7 +55,15 @@ fn an_exact_solve_goes_on_from_where_an_earlier_one_stopped() {
             sittings += 1;
             assert!(sittings < 200, "{rules} {moves}: no end");
             let mut solver = Solver::new(Mib(16));
-            match solver.solve_from(&pos, known, Budget::nodes(budget)) {
+            let mut heard = Vec::new();
+            let solved =
+                solver.solve_from(&pos, known, Budget::nodes(budget), |p, _| heard.push(p));
+            // What the sitting reports as it goes is news each time, and ends where it stops.
+            assert!(heard.windows(2).all(|w| w[0] != w[1]) && heard.first() != Some(&known));
+            if let Err(partial) = &solved {
+                assert_eq!(heard.last().unwrap_or(&known), partial, "{rules} {moves}");
+            }
+            match solved {
                 Ok(solution) => break solution.value,
                 Err(partial) => {
                     if let Some(result) = partial.result {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::experiment::export::markdown::Document;
 use crate::experiment::export::{ExportError, labels};
 use crate::experiment::store::Record;
-use crate::experiment::sweep::{NoAttempt, Solved, Sweep, SweepRow};
+use crate::experiment::sweep::{Attempts, NoAttempt, Solved, Sweep, SweepRow};
 use crate::{Depth, GameResult, Variant};
 
 use super::position::Position;
@@ -158,7 +158,7 @@ impl Sweep for Variations {
         &self,
         _: &mut (),
         &rules: &Rules,
-        _: &[NoAttempt],
+        _: &Attempts<'_, NoAttempt>,
     ) -> Solved<VariationRow, NoAttempt> {
         let mut solver = Solver::new(rules, self.table_bytes).with_node_limit(self.node_limit);
         let start = std::time::Instant::now();

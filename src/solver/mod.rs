@@ -470,8 +470,10 @@ impl Solver {
 
     /// Solves `pos` exactly within `budget`, going on from what an earlier, unfinished solve
     /// of it found (`known`): the solution, or how far this one got once the budget is spent.
-    /// A long solve run in several sittings (a board that takes longer than one run is given)
-    /// so loses only the question under way when each one stops, never what was settled.
+    /// Each time a question adds to what is known, `narrowed` hears of it at once, with the
+    /// nodes searched so far (to write it down, say). A long solve run in several sittings (a board that takes longer than one
+    /// run is given) so loses only the question under way when each one stops, never what
+    /// was settled.
     ///
     /// # Errors
     /// [`Partial`]: the budget ran out first; what is known now, at least `known`.
@@ -480,25 +482,37 @@ impl Solver {
         pos: &Position,
         known: Partial,
         budget: Budget,
+        mut narrowed: impl FnMut(Partial, u64),
     ) -> Result<Solution, Partial> {
         fn run<B: Bits>(
             search: &mut Search<B>,
             pos: &Position,
-            (lo, hi): (Score, Score),
+            from: (Score, Score),
+            narrowed: &mut dyn FnMut((Score, Score), u64),
         ) -> (Score, Score) {
-            search.narrow(&pos.convert::<B>().expect("backend chosen to fit"), lo, hi)
+            let pos = pos.convert::<B>().expect("backend chosen to fit");
+            search.narrow(&pos, from, narrowed)
         }
         if let Some(value) = self.value_without_search(pos, Depth::Strong) {
             return Ok(self.timed(|_| (value, Vec::new())));
         }
         let (cells, plies, to_move) = (pos.rules().cells(), pos.plies(), pos.to_move());
         let from = known.scores(cells, plies, to_move);
+        // Bounds of both signs say nothing a `Partial` keeps: only news is told.
+        let mut last = known;
+        let mut tell = |bounds, nodes| {
+            let partial = Partial::from_scores(bounds, cells, plies, to_move);
+            if partial != last {
+                last = partial;
+                narrowed(partial, nodes);
+            }
+        };
         let mut reached = from;
         let solution = self.limited(budget, |solver| {
             solver.timed(|solver| {
                 reached = match solver.backend(pos.rules()) {
-                    Backend::Narrow(s) => run(s, pos, from),
-                    Backend::Wide(s) => run(s, pos, from),
+                    Backend::Narrow(s) => run(s, pos, from, &mut tell),
+                    Backend::Wide(s) => run(s, pos, from, &mut tell),
                 };
                 let value = Value::from_score(reached.0, cells, plies, to_move);
                 (value, Vec::new())

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use super::export::ExportError;
 use super::export::csv::write_all;
-use super::sweep::{Board, Grid, NoAttempt, Solved, Sweep};
+use super::sweep::{Attempts, Board, Grid, NoAttempt, Solved, Sweep};
 use crate::engine::position::Position;
 use crate::engine::rules::{RulesError, Topology, Variant};
 use crate::solver::{Depth, Mib, Solver};
@@ -137,7 +137,12 @@ impl Sweep for Annulus {
     fn worker(&self) {}
 
     /// Past the deadline a board is given up unstarted, for a rerun to take.
-    fn solve(&self, _: &mut (), board: &Board, _: &[NoAttempt]) -> Solved<Row, NoAttempt> {
+    fn solve(
+        &self,
+        _: &mut (),
+        board: &Board,
+        _: &Attempts<'_, NoAttempt>,
+    ) -> Solved<Row, NoAttempt> {
         let late = self.effort.deadline.is_some_and(|d| Instant::now() >= d);
         let row = (!late).then(|| solve_board(*board, self.effort)).flatten();
         row.map_or(Solved::GivenUp, Solved::Row)

@@ -17,9 +17,9 @@ use std::time::{Duration, Instant};
 use super::export::ExportError;
 use super::export::csv::write_all;
 use super::export::svg::{MapCell, MapLabels, outcome_map};
-use super::sweep::{Board, Solved, Sweep};
+use super::sweep::{Attempts, Board, Solved, Sweep};
 use crate::engine::notation;
-use crate::engine::outcome::Player;
+use crate::engine::outcome::{GameResult, Player};
 use crate::engine::position::Position;
 use crate::engine::rules::{RulesError, Variant};
 use crate::solver::{Budget, Depth, Mib, Partial, Solver};
@@ -142,21 +142,41 @@ fn table_for(board: Board, most: Mib) -> Mib {
 }
 
 /// Solves one board: exactly within the time budget (with a principal variation), going on
-/// from where `earlier`, an unfinished attempt at it, stopped; else its outcome alone within
-/// the same time again, when the exact solve did not get as far as it.
+/// from where `earlier`, an unfinished attempt at it, stopped, and handing `checkpoint` an
+/// attempt each time a question narrows what is known; else its outcome alone within the
+/// same time again, when the exact solve did not get as far as it.
 pub fn solve_board(
     board: Board,
     effort: Effort,
     earlier: Option<&Attempt>,
+    checkpoint: &dyn Fn(&Attempt),
 ) -> Solved<Row, Attempt> {
     let rules = board.rules();
     let empty = Position::new(rules);
     let start = Instant::now();
+    let (before_nodes, before_seconds) = earlier.map_or((0, 0.0), |a| (a.nodes, a.seconds_spent()));
+    let attempt = |partial: Partial, outcome: Option<GameResult>, nodes: u64| {
+        let (min, max) = partial.remoteness.unzip();
+        Attempt {
+            rules: board.variant,
+            k: board.k,
+            width: board.width,
+            height: board.height,
+            seconds_each: effort.time.as_secs_f64(),
+            outcome,
+            remoteness_min: min,
+            remoteness_max: max,
+            nodes: before_nodes + nodes,
+            seconds: Some(round_ms(before_seconds + start.elapsed().as_secs_f64())),
+        }
+    };
     let mut solver = Solver::new(table_for(board, effort.table));
     let budget = Budget::time(effort.time);
     let known = earlier.map_or(Partial::UNKNOWN, Attempt::partial);
     let exact = solver
-        .solve_from(&empty, known, budget)
+        .solve_from(&empty, known, budget, |partial, nodes| {
+            checkpoint(&attempt(partial, partial.result, nodes));
+        })
         .and_then(|solution| {
             let line = solver.limited(budget, |solver| solver.principal_variation(&empty));
             // A value settled without its line is kept as settled: a rerun finds only the line.
@@ -166,7 +186,6 @@ pub fn solve_board(
             };
             line.map(|line| (solution, line)).ok_or(settled)
         });
-    let (before_nodes, before_seconds) = earlier.map_or((0, 0.0), |a| (a.nodes, a.seconds_spent()));
     let (solution, line) = match exact {
         Ok(found) => found,
         Err(partial) => {
@@ -175,19 +194,7 @@ pub fn solve_board(
                     .limited(budget, |solver| solver.solve_at(&empty, Depth::Weak))
                     .map(|s| s.value.result)
             });
-            let (min, max) = partial.remoteness.unzip();
-            return Solved::Open(Attempt {
-                rules: board.variant,
-                k: board.k,
-                width: board.width,
-                height: board.height,
-                seconds_each: effort.time.as_secs_f64(),
-                outcome,
-                remoteness_min: min,
-                remoteness_max: max,
-                nodes: before_nodes + solver.nodes(),
-                seconds: Some(round_ms(before_seconds + start.elapsed().as_secs_f64())),
-            });
+            return Solved::Open(attempt(partial, outcome, solver.nodes()));
         }
     };
     let seconds = before_seconds + start.elapsed().as_secs_f64();
@@ -266,13 +273,20 @@ impl Sweep for Sizes {
 
     fn worker(&self) {}
 
-    /// Goes on from the furthest earlier attempt at the board, if any.
-    fn solve(&self, _: &mut (), board: &Board, earlier: &[Attempt]) -> Solved<Row, Attempt> {
-        let furthest = earlier
+    /// Goes on from the furthest earlier attempt at the board, if any, and writes down an
+    /// attempt each time the exact solve narrows the board's value.
+    fn solve(
+        &self,
+        _: &mut (),
+        board: &Board,
+        attempts: &Attempts<'_, Attempt>,
+    ) -> Solved<Row, Attempt> {
+        let furthest = attempts
+            .earlier()
             .iter()
             .filter(|a| a.board() == *board)
             .max_by_key(|a| a.reach());
-        solve_board(*board, self.effort, furthest)
+        solve_board(*board, self.effort, furthest, &|a| attempts.checkpoint(a))
     }
 
     /// Open boards are listed from their attempts, not as missing.
@@ -357,7 +371,6 @@ fn outcome_map_of(dir: &Path, rows: &[Row], rules: Variant, k: u32) -> Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::outcome::GameResult;
 
     fn solve(variant: Variant, width: u32, height: u32) -> Row {
         let board = Board::flat(variant, 4, width, height);
@@ -365,7 +378,7 @@ mod tests {
             table: Mib(16),
             time: Duration::from_secs(600),
         };
-        match solve_board(board, effort, None) {
+        match solve_board(board, effort, None, &|_| {}) {
             Solved::Row(row) => row,
             _ => panic!("{width}x{height} not settled"),
         }
@@ -444,7 +457,7 @@ mod tests {
     /// A board attempted in sittings of growing time, each going on from the attempt before
     /// (by way of `open.csv`'s columns, written and read back), ends with the row a single
     /// solve finds, its nodes counting every sitting's; an attempt that knows the outcome and
-    /// a range of lengths keeps what it knew.
+    /// a range of lengths keeps what it knew, and so does every one written down on the way.
     #[test]
     fn a_board_goes_on_from_its_last_attempt() {
         let board = Board::flat(Variant::Misere, 4, 5, 5);
@@ -459,7 +472,19 @@ mod tests {
                 table: Mib(16),
                 time,
             };
-            match solve_board(board, effort, earlier.as_ref()) {
+            let written = std::sync::Mutex::new(Vec::new());
+            let checkpoint = |a: &Attempt| written.lock().unwrap().push(a.clone());
+            let solved = solve_board(board, effort, earlier.as_ref(), &checkpoint);
+            // Every attempt written down on the way holds the true value.
+            for a in written.into_inner().unwrap() {
+                assert_eq!(a.outcome, Some(direct.outcome), "{a:?}");
+                let (min, max) = (a.remoteness_min.unwrap(), a.remoteness_max.unwrap());
+                assert!(
+                    min <= direct.remoteness && direct.remoteness <= max,
+                    "{a:?}"
+                );
+            }
+            match solved {
                 Solved::Row(row) => break row,
                 Solved::Open(attempt) => {
                     if let Some(before) = &earlier {
@@ -499,7 +524,7 @@ mod tests {
             table: Mib(16),
             time: Duration::from_secs(600),
         };
-        let Solved::Row(told) = solve_board(board, effort, Some(&settled)) else {
+        let Solved::Row(told) = solve_board(board, effort, Some(&settled), &|_| {}) else {
             panic!("a settled attempt's board is solved");
         };
         assert_eq!(told.pv, direct.pv);

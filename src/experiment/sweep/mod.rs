@@ -115,14 +115,13 @@ pub trait Sweep: Sync {
     /// A worker for one thread of the pool.
     fn worker(&self) -> Self::Worker;
 
-    /// Solves one job. `earlier` holds every unsettled attempt the run's attempts file had
-    /// when it opened (of any job: a sweep that goes on from where an attempt stopped picks
-    /// its job's own).
+    /// Solves one job; `attempts` holds the unsettled attempts of earlier runs, and keeps the
+    /// ones this job writes down on its way (see [`Attempts`]).
     fn solve(
         &self,
         worker: &mut Self::Worker,
         job: &Self::Job,
-        earlier: &[Self::Attempt],
+        attempts: &Attempts<'_, Self::Attempt>,
     ) -> Solved<Self::Row, Self::Attempt>;
 
     /// Orders the jobs left to do before they are handed to the pool (by default, the grid's
@@ -192,6 +191,38 @@ pub fn csv_path(dir: &Path, stem: &str, shard: Option<Shard>) -> PathBuf {
         None => format!("{stem}.csv"),
         Some(s) => format!("{stem}.shard-{}-of-{}.csv", s.index, s.count),
     })
+}
+
+/// What a job sees of the unsettled attempts of a sweep that keeps them: those the run's
+/// attempts file held when the run opened, and a way to write down a new one the moment the
+/// job gets further, so that a run stopped in the middle of a long job (a cluster's time
+/// limit, a machine going down) keeps what the job had settled.
+pub struct Attempts<'a, A: Record> {
+    earlier: &'a [A],
+    store: Option<&'a Store<A>>,
+    /// The first write that failed, reported when the job ends.
+    failed: Mutex<Option<ExportError>>,
+}
+
+impl<'a, A: Record> Attempts<'a, A> {
+    /// The attempts of earlier runs, of every job (a job picks its own).
+    pub fn earlier(&self) -> &'a [A] {
+        self.earlier
+    }
+
+    /// Appends `attempt` to the attempts file now (for a sweep without one, does nothing). A
+    /// write that fails makes the run fail once the job ends, as its row's would.
+    pub fn checkpoint(&self, attempt: &A) {
+        if let Some(Err(e)) = self.store.map(|store| store.append(attempt)) {
+            let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+            failed.get_or_insert(e);
+        }
+    }
+
+    /// The first write that failed, if any.
+    fn failure(self) -> Option<ExportError> {
+        self.failed.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// A run of a sweep, its store open: the jobs of its shard and what the CSV already held.
@@ -308,8 +339,16 @@ impl<'a, S: Sweep> Run<'a, S> {
             .par_iter()
             .map(|job| {
                 let mut worker = take().unwrap_or_else(|| self.sweep.worker());
-                let solved = self.sweep.solve(&mut worker, job, &self.earlier);
+                let attempts = Attempts {
+                    earlier: &self.earlier,
+                    store: self.attempts.as_ref(),
+                    failed: Mutex::new(None),
+                };
+                let solved = self.sweep.solve(&mut worker, job, &attempts);
                 idle.lock().unwrap_or_else(|e| e.into_inner()).push(worker);
+                if let Some(e) = attempts.failure() {
+                    return Err(e);
+                }
                 let settled = self.keep(&solved)?;
                 done(job, &solved);
                 Ok((

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use super::export::ExportError;
 use super::export::csv::write_all;
-use super::sweep::{Board, Grid, NoAttempt, Solved, Sweep};
+use super::sweep::{Attempts, Board, Grid, NoAttempt, Solved, Sweep};
 use crate::engine::notation;
 use crate::engine::position::Position;
 use crate::engine::rules::{RulesError, Topology, Variant};
@@ -179,7 +179,12 @@ impl Sweep for Table1 {
 
     fn worker(&self) {}
 
-    fn solve(&self, _: &mut (), board: &Board, _: &[NoAttempt]) -> Solved<Row, NoAttempt> {
+    fn solve(
+        &self,
+        _: &mut (),
+        board: &Board,
+        _: &Attempts<'_, NoAttempt>,
+    ) -> Solved<Row, NoAttempt> {
         solve_board(*board, self.effort).map_or(Solved::GivenUp, Solved::Row)
     }
 

@@ -14,7 +14,7 @@ use crate::experiment::export::csv::LineProblem;
 use crate::experiment::export::markdown::Document;
 use crate::experiment::export::{ExportError, labels};
 use crate::experiment::store::Record;
-use crate::experiment::sweep::{NoAttempt, Solved, Sweep, SweepRow};
+use crate::experiment::sweep::{Attempts, NoAttempt, Solved, Sweep, SweepRow};
 use crate::{Depth, GameResult, Player, Value};
 
 use super::rules::Rules;
@@ -151,7 +151,7 @@ impl Sweep for Split {
         &self,
         solver: &mut Solver,
         opening: &Opening,
-        _: &[NoAttempt],
+        _: &Attempts<'_, NoAttempt>,
     ) -> Solved<OpeningRow, NoAttempt> {
         let start = std::time::Instant::now();
         let (outcome, remoteness, nodes) = match solver.solve(&opening.position, self.depth) {

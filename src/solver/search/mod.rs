@@ -344,23 +344,26 @@ impl<B: Bits> Search<B> {
     /// The exact score of a non-terminal position, by a sequence of null-window searches
     /// whose questions [`ScoreSearch`] chooses.
     pub(crate) fn exact(&mut self, pos: &Position<B>) -> Score {
-        let (lower, upper) = self.narrow(pos, -Score::MAX, Score::MAX);
+        let (lower, upper) = self.narrow(pos, (-Score::MAX, Score::MAX), &mut |_, _| {});
         debug_assert!(self.exhausted() || lower == upper);
         lower
     }
 
     /// Narrows bounds `lower ..= upper` known to hold the score of a non-terminal position by
     /// null-window searches until they meet or the budget is spent (see
-    /// [`Search::set_budget`]); the bounds reached. A question cut short by the budget narrows
-    /// nothing, so what is returned always holds, and a later call can go on from it.
+    /// [`Search::set_budget`]); the bounds reached, each also handed to `narrowed` as soon as
+    /// a question sets it, with the nodes searched since the call. A question cut short by the
+    /// budget narrows nothing, so what is returned always holds, and a later call can go on
+    /// from it.
     pub(crate) fn narrow(
         &mut self,
         pos: &Position<B>,
-        lower: Score,
-        upper: Score,
+        (lower, upper): (Score, Score),
+        narrowed: &mut dyn FnMut((Score, Score), u64),
     ) -> (Score, Score) {
-        let mut search =
-            ScoreSearch::within(pos.empty_cells(), pos.rules().variant(), lower, upper);
+        let start = self.nodes();
+        let variant = pos.rules().variant();
+        let mut search = ScoreSearch::within(pos.empty_cells(), variant, lower, upper);
         while let Some((front, probe)) = search.next() {
             let before = self.nodes;
             let r = self.negamax(pos, probe, probe + 1);
@@ -368,6 +371,7 @@ impl<B: Bits> Search<B> {
                 break;
             }
             search.record(front, probe, r, self.nodes - before);
+            narrowed(search.bounds(), self.nodes() - start);
         }
         search.bounds()
     }

@@ -18,8 +18,9 @@ use connectk::{Mib, Variant};
 /// longest game against it is checked against the exact length.
 ///
 /// Writes DIR/sizes.csv (one row per board, appended as boards finish, so a rerun resumes),
-/// DIR/open.csv (boards not settled within --time-limit, with how far they got; a rerun tries
-/// them again), DIR/sizes.md (tables laid out like the published one), DIR/sizes-RULES-kK.svg
+/// DIR/open.csv (boards not settled within --time-limit, with how far they got: the outcome
+/// and the range of game lengths still possible, written down each time it narrows; a rerun
+/// goes on from there), DIR/sizes.md (tables laid out like the published one), DIR/sizes-RULES-kK.svg
 /// and DIR/run.json. With --shard, only DIR/sizes.shard-I-of-N.csv and its open file are
 /// written; join the shards with `connectk merge`. Exit status: 0 when done (open boards are
 /// listed, not failures), 2 for bad input.
@@ -45,8 +46,8 @@ pub struct Args {
     /// The largest width + height.
     #[arg(long, default_value_t = 13, value_name = "N")]
     max_sum: u32,
-    /// Seconds for the exact solve of one board (past them, an outcome-only solve gets as
-    /// long again, and the board is listed as open).
+    /// Seconds for the exact solve of one board (past them the board is listed as open, and
+    /// when its outcome is not known yet an outcome-only solve gets as long again).
     #[arg(long, default_value_t = 3600.0, value_name = "SECONDS")]
     time_limit: f64,
     /// Transposition table per worker, in MiB.

@@ -74,8 +74,8 @@ impl SizeGrid {
 pub struct Effort {
     /// Transposition table per board.
     pub table: Mib,
-    /// Time for the exact solve of one board (and its principal variation); past it, an
-    /// outcome-only solve gets the same time again.
+    /// Time for the exact solve of one board, and again for its principal variation; past
+    /// it, when the outcome is not known yet, an outcome-only solve gets the same time again.
     pub time: Duration,
 }
 

@@ -107,7 +107,7 @@ pub fn size_rows<'py>(
     let solved: Vec<Solved<sizes::Row, sizes::Attempt>> = py.detach(|| {
         boards
             .par_iter()
-            .map(|&board| sizes::solve_board(board, effort))
+            .map(|&board| sizes::solve_board(board, effort, None, &|_| {}))
             .collect()
     });
     let mut rows = Vec::with_capacity(solved.len());

@@ -531,6 +531,53 @@ mod tests {
         assert_eq!(told.remoteness, direct.remoteness);
     }
 
+    /// Through the sweep's runner: each rerun of an open board reads the attempts the runs
+    /// before it wrote (the last one's, and the ones written down on the way) and goes on
+    /// from them, every attempt lands in the attempts file, and the last run's row is the one
+    /// a single solve finds.
+    #[test]
+    fn reruns_of_an_open_board_go_on_through_the_attempts_file() {
+        use crate::experiment::sweep::Run;
+        let dir = std::env::temp_dir().join(format!("connectk-reruns-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let grid = SizeGrid {
+            ks: vec![4],
+            variants: vec![Variant::Misere],
+            min_side: 5,
+            sums: 10..=10,
+        };
+        let direct = solve(Variant::Misere, 5, 5);
+        let mut time = Duration::from_micros(200);
+        let mut open_runs = 0;
+        let row = loop {
+            let sizes = Sizes {
+                grid: Some(grid.clone()),
+                effort: Effort {
+                    table: Mib(16),
+                    time,
+                },
+            };
+            let run = Run::open_in(&sizes, &dir, None).unwrap();
+            let solving = run.solve(|_, _| {}).unwrap();
+            drop(run);
+            if solving.settled == 1 {
+                let rows: Vec<Row> =
+                    crate::experiment::export::csv::read_rows(&dir.join("sizes.csv")).unwrap();
+                break rows[0].clone();
+            }
+            open_runs += 1;
+            let attempts: Vec<Attempt> =
+                crate::experiment::export::csv::read_rows(&dir.join("open.csv")).unwrap();
+            assert!(attempts.len() >= open_runs, "{attempts:?}");
+            time *= 2;
+        };
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            (row.outcome, row.remoteness),
+            (direct.outcome, direct.remoteness)
+        );
+    }
+
     /// Boards past 48 cells are checked when their columns are few or short: misère 5x10 is
     /// (take-even lets the first player last 41 plies, the exact length `sizes` finds for it),
     /// and 8x8 is not (5^8 pairings).

@@ -276,7 +276,7 @@ impl Solver {
     }
 
     /// The outcome of an unfinished `pos` from the one-row solver, when the method and the
-    /// board allow it and the solver stays within its memory.
+    /// board allow it and the solver stays within its memory and the budget of a limited solve.
     fn one_row_value(&mut self, pos: &Position) -> Option<Value> {
         let rules = pos.rules();
         if self.method != Method::Auto || !StripSolver::applies_to(rules) {
@@ -287,6 +287,9 @@ impl Solver {
             self.one_row = Some((rules, StripSolver::new(rules.k(), rules.variant(), forms)));
         }
         let (_, strip) = self.one_row.as_mut().expect("just set");
+        // Under a limited solve, the one-row solver gets the same budget as the search after
+        // it: a board that passes it is given up rather than searched on for hours.
+        strip.set_budget(self.budget.unwrap_or(Budget::UNLIMITED));
         strip.value(pos)
     }
 
@@ -527,8 +530,9 @@ impl Solver {
     /// Runs `work` on this solver, giving up (returning `None`) once the searches it starts
     /// have spent `budget` in all (a budget of nodes runs them on the calling thread alone, so
     /// that it settles the same values on every run; a budget of time alone uses the helpers).
-    /// What the table learned before giving up stays, and serves the next solve; the one-row
-    /// solver has its own limit, its memory.
+    /// What the table learned before giving up stays, and serves the next solve. The one-row
+    /// solver gets the same budget (besides its own limit, its memory); where it gives up, the
+    /// search gets the budget again.
     pub fn limited<T>(&mut self, budget: Budget, work: impl FnOnce(&mut Solver) -> T) -> Option<T> {
         // The budget reaches the search when the work first uses it (see `Solver::backend`),
         // so that work the one-row solver settles never allocates the search's table.

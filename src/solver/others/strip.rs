@@ -36,11 +36,13 @@
 //!   when it does in the other. For k = 2 every disc qualifies.
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use crate::engine::outcome::Cell;
 use crate::engine::position::Position;
 use crate::engine::rules::{Rules, Variant};
 
+use crate::solver::Budget;
 use crate::solver::bounds::pairing::{self, EMPTY, MINE, THEIRS};
 use crate::solver::score::{Score, Value};
 
@@ -65,6 +67,10 @@ pub(crate) struct StripSolver {
     /// The solver gives up once it remembers more forms than this.
     form_limit: usize,
     nodes: u64,
+    /// The solver gives up once `nodes` passes this, or at this instant (see
+    /// [`StripSolver::set_budget`]).
+    node_limit: u64,
+    deadline: Option<Instant>,
 }
 
 impl StripSolver {
@@ -83,7 +89,26 @@ impl StripSolver {
             ring_memo: HashMap::new(),
             form_limit,
             nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
         }
+    }
+
+    /// Makes the solver give up (its value `None`, as past the form limit) once it has searched
+    /// `budget.nodes` more forms or once `budget.time` has passed from now; either `None` lifts
+    /// that limit.
+    pub(crate) fn set_budget(&mut self, budget: Budget) {
+        self.node_limit = budget
+            .nodes
+            .map_or(u64::MAX, |n| self.nodes.saturating_add(n));
+        self.deadline = budget.time.map(|t| Instant::now() + t);
+    }
+
+    /// Whether the next form would pass the form limit, the node limit or the deadline.
+    fn must_stop(&self, remembered: usize) -> bool {
+        remembered >= self.form_limit
+            || self.nodes >= self.node_limit
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Whether the solver takes positions of `rules`: one-row boards of at most 64 cells, 63
@@ -103,7 +128,7 @@ impl StripSolver {
     }
 
     /// The value of an unfinished position of a one-row board with this solver's rules, outcome
-    /// only; `None` when the solver passed its form limit.
+    /// only; `None` when the solver passed its form limit or its budget.
     ///
     /// # Panics
     /// If the board has more than one row, other rules than the solver's, or the game is over.
@@ -359,7 +384,7 @@ impl StripSolver {
         }
         alpha = alpha.max(lower);
         beta = beta.min(upper);
-        if self.memo.len() + self.ring_memo.len() >= self.form_limit {
+        if self.must_stop(self.memo.len() + self.ring_memo.len()) {
             return None;
         }
         self.nodes += 1;
@@ -489,7 +514,7 @@ impl StripSolver {
         }
         alpha = alpha.max(lower);
         beta = beta.min(upper);
-        if self.memo.len() >= self.form_limit {
+        if self.must_stop(self.memo.len()) {
             return None;
         }
         self.nodes += 1;
@@ -624,6 +649,24 @@ mod tests {
         let rules = Rules::new(2, 16, 1, Variant::Misere).unwrap();
         let mut solver = StripSolver::new(2, Variant::Misere, 10);
         assert_eq!(solver.value(&Position::new(rules)), None);
+    }
+
+    /// A budget of nodes or of time stops the solver as its form limit does; lifted, the same
+    /// solver goes on to the answer.
+    #[test]
+    fn a_budget_gives_up_without_an_answer() {
+        let rules = Rules::new(2, 16, 1, Variant::Misere).unwrap();
+        let start = Position::new(rules);
+        let mut solver = StripSolver::new(2, Variant::Misere, usize::MAX);
+        solver.set_budget(Budget::nodes(10));
+        assert_eq!(solver.value(&start), None);
+        assert!(solver.nodes() <= 10);
+        solver.set_budget(Budget::time(std::time::Duration::ZERO));
+        assert_eq!(solver.value(&start), None);
+        solver.set_budget(Budget::UNLIMITED);
+        let mut fresh = StripSolver::new(2, Variant::Misere, usize::MAX);
+        assert_eq!(solver.value(&start), fresh.value(&start));
+        assert!(fresh.value(&start).is_some());
     }
 
     /// Misère rows for k >= 3 far wider than the main search can settle: the pairing bound

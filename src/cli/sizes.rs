@@ -20,10 +20,10 @@ use connectk::{Mib, Variant};
 /// Writes DIR/sizes.csv (one row per board, appended as boards finish, so a rerun resumes),
 /// DIR/open.csv (boards not settled within --time-limit, with how far they got: the outcome
 /// and the range of game lengths still possible, written down each time it narrows; a rerun
-/// goes on from there), DIR/sizes.md (tables laid out like the published one), DIR/sizes-RULES-kK.svg
-/// and DIR/run.json. With --shard, only DIR/sizes.shard-I-of-N.csv and its open file are
-/// written; join the shards with `connectk merge`. Exit status: 0 when done (open boards are
-/// listed, not failures), 2 for bad input.
+/// goes on from there), DIR/sizes.md (tables laid out like the published one),
+/// DIR/sizes-RULES-kK.svg and DIR/run.json. With --shard, only DIR/sizes.shard-I-of-N.csv and
+/// its open file are written; join the shards with `connectk merge`. Exit status: 0 when done
+/// (open boards are listed, not failures), 2 for bad input.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Line lengths, comma-separated.

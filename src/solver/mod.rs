@@ -474,9 +474,9 @@ impl Solver {
     /// Solves `pos` exactly within `budget`, going on from what an earlier, unfinished solve
     /// of it found (`known`): the solution, or how far this one got once the budget is spent.
     /// Each time a question adds to what is known, `narrowed` hears of it at once, with the
-    /// nodes searched so far (to write it down, say). A long solve run in several sittings (a board that takes longer than one
-    /// run is given) so loses only the question under way when each one stops, never what
-    /// was settled.
+    /// nodes searched so far (to write it down, say). A long solve run in several sittings (a
+    /// board that takes longer than one run is given) so loses only the question under way
+    /// when each one stops, never what was settled.
     ///
     /// # Errors
     /// [`Partial`]: the budget ran out first; what is known now, at least `known`.

@@ -62,7 +62,6 @@ pub(crate) struct ScoreSearch {
 }
 
 impl ScoreSearch {
-    /// The search for the score of a position with `empty` empty cells under `variant`.
     /// The search for the score of a position with `empty` empty cells under `variant`, known
     /// to lie in `lower ..= upper` (bounds past what the empty cells allow are taken as
     /// those ends).

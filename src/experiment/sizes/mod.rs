@@ -20,9 +20,9 @@ use super::export::svg::{MapCell, MapLabels, outcome_map};
 use super::sweep::{Attempts, Board, Solved, Sweep};
 use crate::engine::notation;
 use crate::engine::outcome::{GameResult, Player};
-use crate::engine::position::Position;
+use crate::engine::position::{Column, Position};
 use crate::engine::rules::{RulesError, Variant};
-use crate::solver::{Budget, Depth, Mib, Partial, Solver};
+use crate::solver::{Budget, Depth, Mib, Partial, Solution, Solver};
 use crate::strategy::{StrategyName, table1};
 use crate::verify::{Claim, Verdict, verify};
 
@@ -173,19 +173,9 @@ pub fn solve_board(
     let mut solver = Solver::new(table_for(board, effort.table));
     let budget = Budget::time(effort.time);
     let known = earlier.map_or(Partial::UNKNOWN, Attempt::partial);
-    let exact = solver
-        .solve_from(&empty, known, budget, |partial, nodes| {
-            checkpoint(&attempt(partial, partial.result, nodes));
-        })
-        .and_then(|solution| {
-            let line = solver.limited(budget, |solver| solver.principal_variation(&empty));
-            // A value settled without its line is kept as settled: a rerun finds only the line.
-            let settled = Partial {
-                result: Some(solution.value.result),
-                remoteness: solution.value.remoteness.map(|r| (r, r)),
-            };
-            line.map(|line| (solution, line)).ok_or(settled)
-        });
+    let exact = solve_with_line(&mut solver, &empty, known, budget, &mut |partial, nodes| {
+        checkpoint(&attempt(partial, partial.result, nodes));
+    });
     let (solution, line) = match exact {
         Ok(found) => found,
         Err(partial) => {
@@ -228,6 +218,25 @@ pub fn solve_board(
         table_mb: table_for(board, effort.table).0,
         commit: env!("CONNECTK_COMMIT").to_string(),
     })
+}
+
+/// The exact value of `pos`, going on from `known` (see [`Solver::solve_from`], which tells
+/// `narrowed`), and then its principal variation, each within `budget`; else how far it got.
+fn solve_with_line(
+    solver: &mut Solver,
+    pos: &Position,
+    known: Partial,
+    budget: Budget,
+    narrowed: &mut dyn FnMut(Partial, u64),
+) -> Result<(Solution, Vec<Column>), Partial> {
+    let solution = solver.solve_from(pos, known, budget, narrowed)?;
+    let line = solver.limited(budget, |solver| solver.principal_variation(pos));
+    // A value settled without its line is kept as settled: a rerun finds only the line.
+    let settled = Partial {
+        result: Some(solution.value.result),
+        remoteness: solution.value.remoteness.map(|r| (r, r)),
+    };
+    line.map(|line| (solution, line)).ok_or(settled)
 }
 
 /// `seconds` to the millisecond, as the CSVs keep them.

@@ -206,6 +206,50 @@ proptest! {
     }
 }
 
+/// Checks a principal variation of a replayed position against brute force: each move of the
+/// line keeps the position's value (the brute-force value after it is the same result, one ply
+/// nearer the end), and the line ends the game. The line from the value a solve found
+/// (`principal_variation_of`, in a fresh solver, so that no earlier search helps it) is the
+/// same as the one the solver finds from nothing.
+fn check_principal_variation(rules: Rules, choices: &[usize]) -> Result<(), TestCaseError> {
+    let (pos, moves) = replay(rules, choices);
+    if pos.is_over() {
+        return Ok(());
+    }
+    let value = brute_value(rules, &moves);
+    let shown = connectk::notation::format(rules, &moves);
+    let line = Solver::new(Mib(1)).principal_variation(&pos);
+    let from_value = Solver::new(Mib(1)).principal_variation_of(&pos, value);
+    prop_assert_eq!(&from_value, &line, "{} after {:?}", rules, shown);
+    let remoteness = value.remoteness.expect("an exact value");
+    prop_assert_eq!(line.len() as u32, remoteness, "{} after {:?}", rules, shown);
+    let mut played = moves.clone();
+    for (step, column) in line.iter().enumerate() {
+        played.push(*column);
+        let left = remoteness - step as u32 - 1;
+        let after = if left == 0 {
+            brute_terminal_value(rules, &played)
+        } else {
+            brute_value(rules, &played)
+        };
+        let expected = Value {
+            result: value.result,
+            remoteness: Some(left),
+        };
+        prop_assert_eq!(after, expected, "{} after {:?}, step {}", rules, shown, step);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    #[test]
+    fn principal_variations_keep_the_brute_force_value((rules, choices) in small_game(1, 10)) {
+        check_principal_variation(rules, &choices)?;
+    }
+}
+
 proptest! {
     // Brute force on 16 cells takes up to a second from an early position: fewer cases.
     #![proptest_config(ProptestConfig::with_cases(40))]

@@ -138,7 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         let pv = args
             .pv
-            .then(|| notation::format(rules, &solver.principal_variation(&pos)));
+            .then(|| notation::format(rules, &solver.principal_variation_of(&pos, solution.value)));
         (solution, pv)
     };
     let Some((solution, pv)) = solver.limited(budget, work) else {

@@ -694,26 +694,52 @@ impl Solver {
     /// [`Solver::limited`], a budget that runs out ends the line where it is (the searches'
     /// answers mean nothing from then on, and `limited` returns no answer).
     pub fn principal_variation(&mut self, pos: &Position) -> Vec<Column> {
-        let mut pos = *pos;
+        if pos.is_over() {
+            return Vec::new();
+        }
+        let score = self.score(pos, Depth::Strong);
+        self.line_from(*pos, score)
+            .expect("every solved position has a move that keeps its value")
+    }
+
+    /// [`Solver::principal_variation`] of a position whose exact `value` a solve has already
+    /// found (its [`Solution::value`]), without solving it again: on a large board that solve
+    /// is most of the cost. A value without remoteness (a weak solve's) is solved again. A
+    /// value that is not the position's own gives a line that keeps it when one exists (a
+    /// line of equal value along worse moves), else the principal variation.
+    pub fn principal_variation_of(&mut self, pos: &Position, value: Value) -> Vec<Column> {
+        if pos.is_over() || value.remoteness.is_none() {
+            return self.principal_variation(pos);
+        }
+        let known = Partial {
+            result: Some(value.result),
+            remoteness: value.remoteness.map(|r| (r, r)),
+        };
+        let (score, _) = known.scores(pos.rules().cells(), pos.plies(), pos.to_move());
+        self.line_from(*pos, score)
+            .unwrap_or_else(|| self.principal_variation(pos))
+    }
+
+    /// The line from `pos` along moves that keep the exact score `score`: each child found has
+    /// score `-score`, so the next step needs no search for its own score. `None` when no
+    /// move keeps it (`score` was not the position's), unless the budget ran out.
+    fn line_from(&mut self, mut pos: Position, mut score: Score) -> Option<Vec<Column>> {
         let mut line = Vec::new();
         while !pos.is_over() {
-            let score = self.score(&pos, Depth::Strong);
             let value = Self::value_of(&pos, score, Depth::Strong);
             let found = pos.legal_columns().into_iter().find(|&column| {
                 let child = pos.played(column).expect("legal column");
                 self.achieves(&child, Some(score), value)
             });
             let Some(column) = found else {
-                assert!(
-                    self.exhausted(),
-                    "no move keeps the value of a solved position"
-                );
-                break;
+                // The searches' answers mean nothing once the budget ran out (see `limited`).
+                return self.exhausted().then_some(line);
             };
             pos.play(column).expect("legal column");
             line.push(column);
+            score = -score;
         }
-        line
+        Some(line)
     }
 
     /// Whether the budget of [`Solver::limited`] has run out in the searches so far.

@@ -230,7 +230,9 @@ fn solve_with_line(
     narrowed: &mut dyn FnMut(Partial, u64),
 ) -> Result<(Solution, Vec<Column>), Partial> {
     let solution = solver.solve_from(pos, known, budget, narrowed)?;
-    let line = solver.limited(budget, |solver| solver.principal_variation(pos));
+    let line = solver.limited(budget, |solver| {
+        solver.principal_variation_of(pos, solution.value)
+    });
     // A value settled without its line is kept as settled: a rerun finds only the line.
     let settled = Partial {
         result: Some(solution.value.result),

@@ -236,7 +236,62 @@ fn check_principal_variation(rules: Rules, choices: &[usize]) -> Result<(), Test
             result: value.result,
             remoteness: Some(left),
         };
-        prop_assert_eq!(after, expected, "{} after {:?}, step {}", rules, shown, step);
+        prop_assert_eq!(
+            after,
+            expected,
+            "{} after {:?}, step {}",
+            rules,
+            shown,
+            step
+        );
+    }
+    check_line_of_another_value(rules, &pos, &moves, value)
+}
+
+/// `principal_variation_of` given values that are not the position's (another outcome, or a
+/// win two plies sooner or later): the line is the principal variation, or legal moves to the
+/// end of a game that ends with the value given.
+fn check_line_of_another_value(
+    rules: Rules,
+    pos: &Position,
+    moves: &[Column],
+    value: Value,
+) -> Result<(), TestCaseError> {
+    let line = Solver::new(Mib(1)).principal_variation(pos);
+    let remoteness = value.remoteness.expect("an exact value");
+    // A draw always lasts to the last cell; a win may come two plies sooner or later.
+    let empty = rules.cells() - moves.len() as u32;
+    let draw = Value {
+        result: GameResult::Draw,
+        remoteness: Some(empty),
+    };
+    let lengths = [remoteness.saturating_sub(2), remoteness, remoteness + 2];
+    let wins = [Player::P1, Player::P2].into_iter().flat_map(|p| {
+        lengths.map(|r| Value {
+            result: GameResult::Win(p),
+            remoteness: Some(r),
+        })
+    });
+    let others = wins.chain([draw]).filter(|other| *other != value);
+    for other in others {
+        let found = Solver::new(Mib(1)).principal_variation_of(pos, other);
+        if found == line {
+            continue;
+        }
+        let mut end = *pos;
+        for column in &found {
+            prop_assert!(
+                !end.is_over() && end.play(*column).is_ok(),
+                "{rules}: {found:?}"
+            );
+        }
+        prop_assert!(end.is_over(), "{rules}: {found:?} stops short");
+        let played = [moves, &found].concat();
+        let ended = Value {
+            remoteness: Some(found.len() as u32),
+            ..brute_terminal_value(rules, &played)
+        };
+        prop_assert_eq!(ended, other, "{} from {:?}: {:?}", rules, moves, found);
     }
     Ok(())
 }

@@ -30,6 +30,7 @@ pub use keeping::Keeping;
 pub use memory::{Mib, MibError};
 pub use others::reference;
 use others::strip::StripSolver;
+use score::Achievable;
 pub(crate) use score::Score;
 pub use score::{Partial, UnknownRemoteness, Value};
 use search::Search;
@@ -588,7 +589,9 @@ impl Solver {
     }
 
     /// Whether the move to `child` keeps the value `value` of its parent, whose exact score is
-    /// `score` after an exact solve (`None` after a weak one).
+    /// `score` after an exact solve (`None` after a weak one). Given a score above the
+    /// parent's, no child keeps it; given one below, a child that scores at most its negation
+    /// does.
     fn achieves(&mut self, child: &Position, score: Option<Score>, value: Value) -> bool {
         let one_row = self.method == Method::Auto && StripSolver::applies_to(child.rules());
         if child.is_over() || (score.is_none() && one_row) {
@@ -606,11 +609,13 @@ impl Solver {
                 && (depth == Depth::Weak || after.remoteness.map(|r| r + 1) == value.remoteness);
         }
         match score {
-            // The child keeps the value exactly when its own score is `-score`; a window of
-            // width two around it settles that without computing the child's exact score.
+            // The child keeps the value exactly when its own score is `-score`. No child scores
+            // less (the parent's score is the best of its children's), so one null window
+            // settles it: is the child's score at most `-score`? Asked nearest zero.
             Some(score) => {
-                let target = -score;
-                self.window(child, target - 1, target + 1) == target
+                let achievable = Achievable::new(child.empty_cells(), child.rules().variant());
+                let probe = achievable.toward_zero(-score);
+                self.window(child, probe, probe + 1) <= probe
             }
             // Weak: the child's score must have the opposite sign of the parent's, which one
             // null window settles for a won parent (is the child lost?) and a window of width
@@ -704,9 +709,9 @@ impl Solver {
 
     /// [`Solver::principal_variation`] of a position whose exact `value` a solve has already
     /// found (its [`Solution::value`]), without solving it again: on a large board that solve
-    /// is most of the cost. A value without remoteness (a weak solve's) is solved again. A
-    /// value that is not the position's own gives a line that keeps it when one exists (a
-    /// line of equal value along worse moves), else the principal variation.
+    /// is most of the cost. A value without remoteness (a weak solve's) is solved again.
+    /// A value that is not the position's own gives either a line that ends the game with
+    /// that value and plays best moves after its first, or the principal variation.
     pub fn principal_variation_of(&mut self, pos: &Position, value: Value) -> Vec<Column> {
         if pos.is_over() || value.remoteness.is_none() {
             return self.principal_variation(pos);

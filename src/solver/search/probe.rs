@@ -141,25 +141,7 @@ impl ScoreSearch {
             }
         };
         let (front, probe) = far.filter(take_far).unwrap_or(near);
-        Some((front, self.toward_zero(probe)))
-    }
-
-    /// The probe nearest zero that asks the same question as `probe`: "is the score above
-    /// `probe`?" has the same answer for every probe up to the next achievable score above
-    /// it, and the search settles windows at or next to zero far more cheaply than windows
-    /// further out, as only there can it use the opponent's strategy bounds (see
-    /// `Search::node`). Below zero that is the last probe before the next achievable score;
-    /// from zero up, `probe` itself.
-    ///
-    /// Normal 7x6, 1 thread, 64 MiB, exact, after "731334226141141" (a draw) the question "is
-    /// it a loss?" cost 194,289 nodes asked at -2 and 59,657 at -1; after "731443643127377" (a
-    /// loss on the last ply) 177,183 and 23,654.
-    fn toward_zero(&self, probe: Score) -> Score {
-        if probe < 0 {
-            self.achievable.at_least(probe + 1) - 1
-        } else {
-            probe
-        }
+        Some((front, self.achievable.toward_zero(probe)))
     }
 
     /// Records the answer `r` (fail-soft, from a null window at `probe`) of a question of

@@ -720,9 +720,13 @@ impl Solver {
             result: Some(value.result),
             remoteness: value.remoteness.map(|r| (r, r)),
         };
-        let (score, _) = known.scores(pos.rules().cells(), pos.plies(), pos.to_move());
-        self.line_from(*pos, score)
-            .unwrap_or_else(|| self.principal_variation(pos))
+        let (cells, plies, to_move) = (pos.rules().cells(), pos.plies(), pos.to_move());
+        let (score, _) = known.scores(cells, plies, to_move);
+        // A value no score stands for (a game longer than the cells left) has no line.
+        let line = (Value::from_score(score, cells, plies, to_move) == value)
+            .then(|| self.line_from(*pos, score))
+            .flatten();
+        line.unwrap_or_else(|| self.principal_variation(pos))
     }
 
     /// The line from `pos` along moves that keep the exact score `score`: each child found has

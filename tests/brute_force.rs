@@ -245,19 +245,19 @@ fn check_principal_variation(rules: Rules, choices: &[usize]) -> Result<(), Test
             step
         );
     }
-    check_line_of_another_value(rules, &pos, &moves, value)
+    check_line_of_another_value(rules, &pos, &moves, value, &line)
 }
 
 /// `principal_variation_of` given values that are not the position's (another outcome, or a
-/// win two plies sooner or later): the line is the principal variation, or legal moves to the
-/// end of a game that ends with the value given.
+/// win two plies sooner or later): the line is the principal variation `line`, or legal moves
+/// to the end of a game that ends with the value given.
 fn check_line_of_another_value(
     rules: Rules,
     pos: &Position,
     moves: &[Column],
     value: Value,
+    line: &[Column],
 ) -> Result<(), TestCaseError> {
-    let line = Solver::new(Mib(1)).principal_variation(pos);
     let remoteness = value.remoteness.expect("an exact value");
     // A draw always lasts to the last cell; a win may come two plies sooner or later.
     let empty = rules.cells() - moves.len() as u32;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use connectk::experiment::shard::Shard;
-use connectk::experiment::sizes::{Effort, SizeGrid, Sizes};
+use connectk::experiment::sizes::{Attempt, Effort, SizeGrid, Sizes};
 use connectk::experiment::sweep::Solved;
 use connectk::{Mib, Variant};
 
@@ -109,11 +109,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             |board, solved| {
                 let verdict = match solved {
                     Solved::Row(row) => format!("{} on ply {}", row.outcome, row.remoteness),
-                    _ => "open".to_string(),
+                    Solved::Open(attempt) => open_verdict(attempt),
+                    Solved::GivenUp => "open".to_string(),
                 };
                 format!("{} {}: {verdict}", board.variant, board.name())
             },
         )
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// How far an unsettled board has got: "open", its outcome, or its outcome and the game
+/// lengths still possible, with the nodes searched so far.
+fn open_verdict(attempt: &Attempt) -> String {
+    let value = match (
+        attempt.outcome,
+        attempt.remoteness_min,
+        attempt.remoteness_max,
+    ) {
+        (None, _, _) => "open".to_string(),
+        (Some(outcome), Some(min), Some(max)) => format!("{outcome}, last ply {min} to {max}"),
+        (Some(outcome), _, _) => format!("{outcome}, length open"),
+    };
+    format!("{value} ({:.2e} nodes)", attempt.nodes as f64)
 }

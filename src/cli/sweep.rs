@@ -8,9 +8,10 @@ use connectk::experiment::shard::Shard;
 use connectk::experiment::sweep::{Run, Solved, Sweep};
 
 /// Runs the shard `shard` (the whole grid for `None`) of `sweep` into `out` on the current
-/// worker pool, describing the grid as `grid` in the first line and each finished job by
-/// `verdict`; the whole grid is then published with its run.json, `files` (in `out`) being
-/// what the sweep writes beside it.
+/// worker pool, describing the grid as `grid` in the first line and each finished job (and
+/// each attempt a long job writes down on its way, as an open one) by `verdict`; the whole
+/// grid is then published with its run.json, `files` (in `out`) being what the sweep writes
+/// beside it.
 pub fn run<S: Sweep>(
     sweep: &S,
     out: &Path,
@@ -23,10 +24,13 @@ pub fn run<S: Sweep>(
     let run = Run::open_in(sweep, out, shard)?;
     errln!("{} {grid}: {}", run.jobs().len(), run.resume);
     let bar = super::progress::bar(run.resume.pending() as u64, "boards")?;
-    let solving = run.solve(|job, solved| {
-        bar.set_message(verdict(job, solved));
-        bar.inc(1);
-    })?;
+    let solving = run.solve_watching(
+        |job, attempt| bar.set_message(verdict(job, &Solved::Open(attempt.clone()))),
+        |job, solved| {
+            bar.set_message(verdict(job, solved));
+            bar.inc(1);
+        },
+    )?;
     bar.finish_and_clear();
     errln!(
         "solved {} of {} boards in {:.1} s",

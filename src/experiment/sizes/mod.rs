@@ -544,8 +544,8 @@ mod tests {
 
     /// Through the sweep's runner: each rerun of an open board reads the attempts the runs
     /// before it wrote (the last one's, and the ones written down on the way) and goes on
-    /// from them, every attempt lands in the attempts file, and the last run's row is the one
-    /// a single solve finds.
+    /// from them, every attempt lands in the attempts file and is shown to the run's watcher
+    /// as it is written, and the last run's row is the one a single solve finds.
     #[test]
     fn reruns_of_an_open_board_go_on_through_the_attempts_file() {
         use crate::experiment::sweep::Run;
@@ -560,6 +560,7 @@ mod tests {
         let direct = solve(Variant::Misere, 5, 5);
         let mut time = Duration::from_micros(200);
         let mut open_runs = 0;
+        let watched = std::sync::Mutex::new(Vec::new());
         let row = loop {
             let sizes = Sizes {
                 grid: Some(grid.clone()),
@@ -569,7 +570,9 @@ mod tests {
                 },
             };
             let run = Run::open_in(&sizes, &dir, None).unwrap();
-            let solving = run.solve(|_, _| {}).unwrap();
+            let solving = run
+                .solve_watching(|_, a| watched.lock().unwrap().push(a.clone()), |_, _| {})
+                .unwrap();
             drop(run);
             if solving.settled == 1 {
                 let rows: Vec<Row> =
@@ -582,7 +585,12 @@ mod tests {
             assert!(attempts.len() >= open_runs, "{attempts:?}");
             time *= 2;
         };
+        let written: Vec<Attempt> =
+            crate::experiment::export::csv::read_rows(&dir.join("open.csv")).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
+        let watched = watched.into_inner().unwrap();
+        assert!(!watched.is_empty());
+        assert!(watched.iter().all(|a| written.contains(a)), "{watched:?}");
         assert_eq!(
             (row.outcome, row.remoteness),
             (direct.outcome, direct.remoteness)

@@ -99,7 +99,7 @@ pub trait Sweep: Sync {
     /// The row a job writes.
     type Row: SweepRow;
     /// An unsettled attempt (see [`Sweep::ATTEMPTS`]).
-    type Attempt: Record<Key: Send + Sync> + Send + Sync;
+    type Attempt: Record<Key: Send + Sync> + Clone + Send + Sync;
     /// What a worker thread keeps from one job to the next (a solver and its table).
     type Worker: Send;
 
@@ -200,6 +200,8 @@ pub fn csv_path(dir: &Path, stem: &str, shard: Option<Shard>) -> PathBuf {
 pub struct Attempts<'a, A: Record> {
     earlier: &'a [A],
     store: Option<&'a Store<A>>,
+    /// Told of each attempt written down, so that the run's progress can show it.
+    noted: &'a (dyn Fn(&A) + Sync),
     /// The first write that failed, reported when the job ends.
     failed: Mutex<Option<ExportError>>,
 }
@@ -210,13 +212,15 @@ impl<'a, A: Record> Attempts<'a, A> {
         self.earlier
     }
 
-    /// Appends `attempt` to the attempts file now (for a sweep without one, does nothing). A
-    /// write that fails makes the run fail once the job ends, as its row's would.
+    /// Appends `attempt` to the attempts file now (for a sweep without one, does nothing) and
+    /// tells the run's watcher. A write that fails makes the run fail once the job ends, as its
+    /// row's would.
     pub fn checkpoint(&self, attempt: &A) {
         if let Some(Err(e)) = self.store.map(|store| store.append(attempt)) {
             let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
             failed.get_or_insert(e);
         }
+        (self.noted)(attempt);
     }
 
     /// The first write that failed, if any.
@@ -324,6 +328,19 @@ impl<'a, S: Sweep> Run<'a, S> {
         &self,
         done: impl Fn(&S::Job, &Solved<S::Row, S::Attempt>) + Sync,
     ) -> Result<Solving<S::Job>, ExportError> {
+        self.solve_watching(|_, _| {}, done)
+    }
+
+    /// As [`Run::solve`], also calling `narrowed` each time a job writes down an attempt on its
+    /// way (an hours-long job shows how far it has got, not only that it has not finished).
+    ///
+    /// # Errors
+    /// As [`Run::solve`].
+    pub fn solve_watching(
+        &self,
+        narrowed: impl Fn(&S::Job, &S::Attempt) + Sync,
+        done: impl Fn(&S::Job, &Solved<S::Row, S::Attempt>) + Sync,
+    ) -> Result<Solving<S::Job>, ExportError> {
         let mut pending: Vec<S::Job> = self
             .jobs
             .iter()
@@ -339,9 +356,11 @@ impl<'a, S: Sweep> Run<'a, S> {
             .par_iter()
             .map(|job| {
                 let mut worker = take().unwrap_or_else(|| self.sweep.worker());
+                let noted = |attempt: &S::Attempt| narrowed(job, attempt);
                 let attempts = Attempts {
                     earlier: &self.earlier,
                     store: self.attempts.as_ref(),
+                    noted: &noted,
                     failed: Mutex::new(None),
                 };
                 let solved = self.sweep.solve(&mut worker, job, &attempts);

@@ -115,6 +115,20 @@ impl Files {
         self.dir.join(name)
     }
 
+    /// The path of the file `name` as a word of a command.
+    fn display(&self, name: &str) -> String {
+        self.path(name).display().to_string()
+    }
+
+    /// `name` as a word of a command: an absolute path as it is, else the file of that name.
+    fn word(&self, name: &str) -> String {
+        if name.starts_with('/') {
+            name.to_string()
+        } else {
+            self.display(name)
+        }
+    }
+
     fn write(&self, name: &str, text: &str) {
         std::fs::write(self.path(name), text).unwrap();
     }
@@ -200,358 +214,400 @@ fn refused(args: Vec<String>) -> Case {
     }
 }
 
+/// The kinds of hostile invocation, one picked at random for each case (a command that runs
+/// to its end unread is listed twice, as it was drawn twice as often).
+const KINDS: [fn(&mut ChaCha8Rng, &Files) -> Case; 19] = [
+    show,
+    solve_option,
+    solve_board,
+    perft,
+    table1,
+    merge_forged,
+    bench,
+    experiment,
+    verify,
+    paper_check,
+    arena,
+    tournament,
+    play,
+    uci_dataset,
+    unknown_command,
+    quarto_option,
+    bad_files_or_server,
+    quiet_end,
+    quiet_end,
+];
+
 /// One hostile invocation of a random subcommand.
 fn case(rng: &mut ChaCha8Rng, files: &Files) -> Case {
-    let n = |rng: &mut ChaCha8Rng| pick(rng, BAD_NUMBERS).to_string();
-    let board = |rng: &mut ChaCha8Rng| {
-        let (option, value) = BAD_BOARDS[rng.random_range(0..BAD_BOARDS.len())];
-        words(&[option, value])
+    KINDS[rng.random_range(0..KINDS.len())](rng, files)
+}
+
+/// A number that no option accepts where a count, size or index is asked for.
+fn bad_number(rng: &mut ChaCha8Rng) -> String {
+    pick(rng, BAD_NUMBERS).to_string()
+}
+
+/// A board option with a value that no board accepts.
+fn bad_board(rng: &mut ChaCha8Rng) -> Vec<String> {
+    let (option, value) = BAD_BOARDS[rng.random_range(0..BAD_BOARDS.len())];
+    words(&[option, value])
+}
+
+/// `show` with a bad board or bad moves.
+fn show(rng: &mut ChaCha8Rng, _: &Files) -> Case {
+    let mut args = words(&["show"]);
+    if rng.random_bool(0.5) {
+        args.extend(bad_board(rng));
+    } else {
+        args.extend(words(&["--moves", pick(rng, BAD_MOVES)]));
+    }
+    refused(args)
+}
+
+/// `solve` of a small board with a bad option value.
+fn solve_option(rng: &mut ChaCha8Rng, _: &Files) -> Case {
+    let mut args = words(&["solve", "--width", "4", "--height", "4"]);
+    let option = pick(
+        rng,
+        &[
+            "--table-mb",
+            "--threads",
+            "--node-limit",
+            "--time-limit",
+            "--moves",
+        ],
+    );
+    let value = match option {
+        "--moves" => pick(rng, BAD_MOVES).to_string(),
+        "--table-mb" => pick(rng, &["lots", "-1", "9999999999", "65536", "1048577"]).into(),
+        "--threads" => pick(rng, &["0", "65", "-2", "x"]).into(),
+        "--time-limit" => pick(rng, &["-1", "abc", "", "NaN", "inf", "1e99"]).into(),
+        _ => bad_number(rng),
     };
-    let file = |name: &str| files.path(name).display().to_string();
-    match rng.random_range(0..19) {
-        0 => {
-            let mut args = words(&["show"]);
-            if rng.random_bool(0.5) {
-                args.extend(board(rng));
-            } else {
-                args.extend(words(&["--moves", pick(rng, BAD_MOVES)]));
-            }
-            refused(args)
-        }
-        1 => {
-            let mut args = words(&["solve", "--width", "4", "--height", "4"]);
-            let option = pick(
-                rng,
-                &[
-                    "--table-mb",
-                    "--threads",
-                    "--node-limit",
-                    "--time-limit",
-                    "--moves",
-                ],
-            );
-            let value = match option {
-                "--moves" => pick(rng, BAD_MOVES).to_string(),
-                "--table-mb" => pick(rng, &["lots", "-1", "9999999999", "65536", "1048577"]).into(),
-                "--threads" => pick(rng, &["0", "65", "-2", "x"]).into(),
-                "--time-limit" => pick(rng, &["-1", "abc", "", "NaN", "inf", "1e99"]).into(),
-                _ => n(rng),
-            };
-            args.extend([option.to_string(), value]);
-            refused(args)
-        }
-        2 => {
-            let mut args = words(&["solve"]);
-            if rng.random_bool(0.5) {
-                args.extend(board(rng));
-            } else {
-                let source = pick(rng, &["/no/such/file", "a-directory", "garbage.txt"]);
-                let path = if source.starts_with('/') {
-                    source.to_string()
-                } else {
-                    file(source)
-                };
-                args.extend(words(&["--width", "4", "--height", "4", "--batch", &path]));
-            }
-            refused(args)
-        }
-        3 => {
-            let mut args = words(&["perft"]);
-            if rng.random_bool(0.5) {
-                args.extend(board(rng));
-            } else {
-                args.extend(["--plies".to_string(), n(rng)]);
-            }
-            refused(args)
-        }
-        4 => {
-            let mut args = words(&["table1", "--out", UNWRITABLE]);
-            let (option, value) = match rng.random_range(0..7) {
-                0 => ("--k-min", "1".to_string()),
-                1 => ("--k-max", "1".to_string()),
-                2 => ("--max-cells", "0".to_string()),
-                3 => (
-                    "--shard",
-                    pick(rng, &["0/2", "3/2", "x", "1/0", "2"]).to_string(),
-                ),
-                4 => ("--threads", "0".to_string()),
-                5 => ("--table-mb", pick(rng, &["65536", "lots"]).to_string()),
-                _ => ("--max-cells", n(rng)),
-            };
-            args.extend([option.to_string(), value]);
-            refused(args)
-        }
-        5 => {
-            // A true row, then one field forged.
-            let mut fields = words(&["misere", "2", "3", "1", "3", "P2", "P2", "true", "3", "5"]);
-            let at = rng.random_range(0..fields.len());
-            fields[at] = pick(
-                rng,
-                &[
-                    "", "Banana", "chess", "0", "-1", "99", "false", "P1", "Draw", "x",
-                ],
-            )
-            .to_string();
-            let forged = fields.join(",");
-            let shard = files.shard(rng.random_range(0..1_000_000), &[forged]);
-            let other = pick(
-                rng,
-                &[
-                    "",
-                    "/no/such/file",
-                    "a-directory",
-                    "empty.txt",
-                    "garbage.txt",
-                ],
-            );
-            let mut args = words(&["merge", "--out", UNWRITABLE, &shard]);
-            if !other.is_empty() {
-                args.push(if other.starts_with('/') {
-                    other.to_string()
-                } else {
-                    file(other)
-                });
-            }
-            refused(args)
-        }
-        6 => {
-            let dir = pick(rng, &["/no/such/dir", "bench-garbage", "empty.txt"]);
-            let dir = if dir.starts_with('/') {
-                dir.to_string()
-            } else {
-                file(dir)
-            };
-            let mut args = words(&["bench", "--data", &dir]);
-            if rng.random_bool(0.3) {
-                args.extend(words(&["--threads", pick(rng, &["0", "65"])]));
-            }
-            refused(args)
-        }
-        7 => {
-            let spec = pick(
-                rng,
-                &[
-                    "/no/such/spec.json",
-                    "garbage.txt",
-                    "empty.txt",
-                    "spec-bad-run.json",
-                    "spec-empty.json",
-                    "spec-self.json",
-                    "a-directory",
-                ],
-            );
-            let spec = if spec.starts_with('/') {
-                spec.to_string()
-            } else {
-                file(spec)
-            };
-            let mut args = words(&["experiment", &spec]);
-            if rng.random_bool(0.5) {
-                args.push("--check".into());
-            }
-            refused(args)
-        }
-        8 => {
-            let mut args = words(&["verify", "--rules", "misere"]);
-            match rng.random_range(0..5) {
-                0 => args.extend(words(&["--strategy", "grandmaster", "--player", "P2"])),
-                1 => args.extend(words(&["--strategy", "take-even", "--player", "P3"])),
-                2 => args.extend(words(&["--strategy", "take-even", "--player", "P1"])),
-                3 => args.extend(words(&[
-                    "--strategy",
-                    "take-even",
-                    "--player",
-                    "P2",
-                    "--moves",
-                    pick(rng, BAD_MOVES),
-                ])),
-                _ => args.extend(words(&[
-                    "--strategy",
-                    "tally",
-                    "--player",
-                    "P2",
-                    "--claim",
-                    pick(rng, &["lose", "", "WIN"]),
-                ])),
-            }
-            refused(args)
-        }
-        9 => {
-            let claims = pick(
-                rng,
-                &[
-                    "claims-reversed.json",
-                    "claims-zero-cells.json",
-                    "claims-huge.json",
-                    "claims-strategy.json",
-                    "claims-nothing.json",
-                    "claims-empty.json",
-                    "garbage.txt",
-                    "a-directory",
-                ],
-            );
-            refused(words(&[
-                "paper-check",
-                "--claims",
-                &file(claims),
-                "--out",
-                UNWRITABLE,
-            ]))
-        }
-        10 => {
-            let mut args = words(&[
-                "arena", "--rules", "misere", "--width", "4", "--height", "4",
-            ]);
-            match rng.random_range(0..5) {
-                0 => args.extend(words(&[
-                    "--p1",
-                    "random",
-                    "--p2",
-                    "hard",
-                    "--games",
-                    pick(rng, &["0", "18446744073709551615", "-5", "x"]),
-                ])),
-                1 => args.extend(words(&["--p1", "grandmaster", "--p2", "hard"])),
-                2 => args.extend(words(&["--p1", "take-even", "--p2", "hard"])),
-                3 => args.extend(words(&[
-                    "--p1", "random", "--p2", "hard", "--out", UNWRITABLE,
-                ])),
-                _ => args.extend(words(&["--p1", "random", "--p2", "hard", "--threads", "0"])),
-            }
-            refused(args)
-        }
-        11 => {
-            let mut args = words(&["tournament", "--width", "4", "--height", "4"]);
-            match rng.random_range(0..5) {
-                0 => args.extend(words(&["--players", "hard"])),
-                1 => args.extend(words(&["--players", "hard,easy,hard"])),
-                2 => args.extend(words(&["--players", "hard,grandmaster"])),
-                3 => args.extend(words(&["--players", "hard,easy", "--games", "0"])),
-                _ => args.extend(words(&["--players", "hard,easy", "--out-dir", UNWRITABLE])),
-            }
-            refused(args)
-        }
-        12 => {
-            let mut args = words(&["play", "--width", "4", "--height", "4"]);
-            if rng.random_bool(0.3) {
-                args.extend(words(&[
-                    "--opponent",
-                    pick(rng, &["grandmaster", "take-even", ""]),
-                ]));
-                return refused(args);
-            }
-            args.extend(words(&["--opponent", "random", "--seed", "3"]));
-            // Garbage lines and no quit: the input ends before the game.
-            let garbage: Vec<&str> = (0..rng.random_range(0..6))
-                .map(|_| pick(rng, &["9", "0", "x", "", "hint", "-1", "\u{0}", "11"]))
-                .collect();
-            Case {
-                args,
-                stdin: garbage.join("\n"),
-                close_stdout: false,
-                expect: Expect::InputEnds,
-            }
-        }
-        13 => {
-            let data = pick(
-                rng,
-                &[
-                    "/no/such/file",
-                    "garbage.txt",
-                    "uci-garbage.data",
-                    "a-directory",
-                ],
-            );
-            let data = if data.starts_with('/') {
-                data.to_string()
-            } else {
-                file(data)
-            };
-            let mut args = words(&["uci-dataset", "--data", &data, "--out", UNWRITABLE]);
-            match rng.random_range(0..4) {
-                0 => args.extend(words(&["--every", "0"])),
-                1 => args.extend(words(&["--every", "2", "--offset", "2"])),
-                2 => args.extend(words(&["--threads", "0"])),
-                _ => args.extend(words(&["--table-mb", "65536"])),
-            }
-            refused(args)
-        }
-        14 => refused(vec![
-            pick(rng, &["frobnicate", "--bogus", "solve --moves", "SOLVE"]).to_string(),
-        ]),
-        15 => {
-            let sub = pick(rng, &["show", "solve", "play", "sweep"]);
-            let mut args = words(&["quarto", sub]);
-            let (option, value) = match rng.random_range(0..6) {
-                0 => ("--size", pick(rng, &["0", "1", "5", "-3", "x"])),
-                1 => ("--attributes", pick(rng, &["0", "5", "99", ""])),
-                2 => ("--criteria", pick(rng, &["7", "0,0,9", "shine", ",", "-1"])),
-                3 => ("--rules", pick(rng, &["chess", "", "MISERE!"])),
-                4 => (
-                    "--moves",
-                    pick(rng, &["zz", "LSRF a1:LSRF a2", "LSRF e9:DTQH", "a1"]),
-                ),
-                _ => ("--table-mb", pick(rng, &["65536", "-1", "lots"])),
-            };
-            if sub == "sweep" {
-                args.extend(words(&["--out", UNWRITABLE]));
-            }
-            args.extend(words(&[option, value]));
-            refused(args)
-        }
-        16 => {
-            let mut args = match rng.random_range(0..3) {
-                0 => words(&["quarto", "merge", &file("a-directory")]),
-                1 => words(&["quarto", "merge", "/no/such/file"]),
-                _ => words(&["quarto", "merge", &file("garbage.txt")]),
-            };
-            if rng.random_bool(0.2) {
-                let shard = pick(rng, &["/no/such/file", "a-directory", "garbage.txt"]);
-                let shard = if shard.starts_with('/') {
-                    shard.to_string()
-                } else {
-                    file(shard)
-                };
-                args = words(&["annulus-merge", "--out", UNWRITABLE, &shard]);
-            } else if rng.random_bool(0.5) {
-                args = match rng.random_range(0..5) {
-                    0 => words(&["serve", "--queue", pick(rng, &["0", "99999", "x"])]),
-                    1 => words(&["serve", "--workers", pick(rng, &["0", "300", "-1"])]),
-                    2 => words(&["serve", "--search-threads", pick(rng, &["0", "257", "x"])]),
-                    3 => words(&["serve", "--table-mb", "65536"]),
-                    _ => words(&["serve", "--budget-seconds", pick(rng, &["-1", "NaN", "x"])]),
-                };
-            }
-            refused(args)
-        }
-        _ => {
-            // A cheap command that runs to its end with nobody reading its output.
-            let command = pick(
-                rng,
-                &[
-                    "show --rules misere --moves 444444",
-                    "solve --width 4 --height 4",
-                    "solve --width 4 --height 4 --json --analyze",
-                    "perft --width 5 --height 4 --plies 9",
-                    "verify --rules misere --strategy take-even --player P2 --width 4 --height 4",
-                    "verify --rules misere --strategy take-even --player P2 --width 4 --height 4 --json",
-                    "arena --width 4 --height 4 --p1 random --p2 hard --games 50",
-                    "show --moves 1212121 --json",
-                    "experiment --check experiments/table1.json",
-                    "bench --filter late",
-                    "quarto solve --size 3 --attributes 2 --analyze",
-                    "quarto show --moves LSRF",
-                    "book info books/normal-k4-6x5.ckbook",
-                    "book lookup books/misere-k4-6x5.ckbook --moves 44",
-                ],
-            );
-            Case {
-                args: command.split(' ').map(String::from).collect(),
-                stdin: String::new(),
-                close_stdout: true,
-                expect: Expect::QuietEnd,
-            }
-        }
+    args.extend([option.to_string(), value]);
+    refused(args)
+}
+
+/// `solve` of a bad board or bad moves.
+fn solve_board(rng: &mut ChaCha8Rng, files: &Files) -> Case {
+    let mut args = words(&["solve"]);
+    if rng.random_bool(0.5) {
+        args.extend(bad_board(rng));
+    } else {
+        let source = pick(rng, &["/no/such/file", "a-directory", "garbage.txt"]);
+        let path = files.word(source);
+        args.extend(words(&["--width", "4", "--height", "4", "--batch", &path]));
+    }
+    refused(args)
+}
+
+/// `perft` with a bad board or depth.
+fn perft(rng: &mut ChaCha8Rng, _: &Files) -> Case {
+    let mut args = words(&["perft"]);
+    if rng.random_bool(0.5) {
+        args.extend(bad_board(rng));
+    } else {
+        args.extend(["--plies".to_string(), bad_number(rng)]);
+    }
+    refused(args)
+}
+
+/// `table1` with a bad grid, into a folder nobody can write.
+fn table1(rng: &mut ChaCha8Rng, _: &Files) -> Case {
+    let mut args = words(&["table1", "--out", UNWRITABLE]);
+    let (option, value) = match rng.random_range(0..7) {
+        0 => ("--k-min", "1".to_string()),
+        1 => ("--k-max", "1".to_string()),
+        2 => ("--max-cells", "0".to_string()),
+        3 => (
+            "--shard",
+            pick(rng, &["0/2", "3/2", "x", "1/0", "2"]).to_string(),
+        ),
+        4 => ("--threads", "0".to_string()),
+        5 => ("--table-mb", pick(rng, &["65536", "lots"]).to_string()),
+        _ => ("--max-cells", bad_number(rng)),
+    };
+    args.extend([option.to_string(), value]);
+    refused(args)
+}
+
+/// `merge` of a shard whose row has one field forged, with a bad second file.
+fn merge_forged(rng: &mut ChaCha8Rng, files: &Files) -> Case {
+    // A true row, then one field forged.
+    let mut fields = words(&["misere", "2", "3", "1", "3", "P2", "P2", "true", "3", "5"]);
+    let at = rng.random_range(0..fields.len());
+    fields[at] = pick(
+        rng,
+        &[
+            "", "Banana", "chess", "0", "-1", "99", "false", "P1", "Draw", "x",
+        ],
+    )
+    .to_string();
+    let forged = fields.join(",");
+    let shard = files.shard(rng.random_range(0..1_000_000), &[forged]);
+    let other = pick(
+        rng,
+        &[
+            "",
+            "/no/such/file",
+            "a-directory",
+            "empty.txt",
+            "garbage.txt",
+        ],
+    );
+    let mut args = words(&["merge", "--out", UNWRITABLE, &shard]);
+    if !other.is_empty() {
+        args.push(files.word(other));
+    }
+    refused(args)
+}
+
+/// `bench` of a data folder that is missing or not one.
+fn bench(rng: &mut ChaCha8Rng, files: &Files) -> Case {
+    let dir = pick(rng, &["/no/such/dir", "bench-garbage", "empty.txt"]);
+    let dir = files.word(dir);
+    let mut args = words(&["bench", "--data", &dir]);
+    if rng.random_bool(0.3) {
+        args.extend(words(&["--threads", pick(rng, &["0", "65"])]));
+    }
+    refused(args)
+}
+
+/// `experiment` of a spec that is missing, broken or runs itself.
+fn experiment(rng: &mut ChaCha8Rng, files: &Files) -> Case {
+    let spec = pick(
+        rng,
+        &[
+            "/no/such/spec.json",
+            "garbage.txt",
+            "empty.txt",
+            "spec-bad-run.json",
+            "spec-empty.json",
+            "spec-self.json",
+            "a-directory",
+        ],
+    );
+    let spec = files.word(spec);
+    let mut args = words(&["experiment", &spec]);
+    if rng.random_bool(0.5) {
+        args.push("--check".into());
+    }
+    refused(args)
+}
+
+/// `verify` with a bad strategy, player or board.
+fn verify(rng: &mut ChaCha8Rng, _: &Files) -> Case {
+    let mut args = words(&["verify", "--rules", "misere"]);
+    match rng.random_range(0..5) {
+        0 => args.extend(words(&["--strategy", "grandmaster", "--player", "P2"])),
+        1 => args.extend(words(&["--strategy", "take-even", "--player", "P3"])),
+        2 => args.extend(words(&["--strategy", "take-even", "--player", "P1"])),
+        3 => args.extend(words(&[
+            "--strategy",
+            "take-even",
+            "--player",
+            "P2",
+            "--moves",
+            pick(rng, BAD_MOVES),
+        ])),
+        _ => args.extend(words(&[
+            "--strategy",
+            "tally",
+            "--player",
+            "P2",
+            "--claim",
+            pick(rng, &["lose", "", "WIN"]),
+        ])),
+    }
+    refused(args)
+}
+
+/// `paper-check` of claims that are missing or broken.
+fn paper_check(rng: &mut ChaCha8Rng, files: &Files) -> Case {
+    let claims = pick(
+        rng,
+        &[
+            "claims-reversed.json",
+            "claims-zero-cells.json",
+            "claims-huge.json",
+            "claims-strategy.json",
+            "claims-nothing.json",
+            "claims-empty.json",
+            "garbage.txt",
+            "a-directory",
+        ],
+    );
+    refused(words(&[
+        "paper-check",
+        "--claims",
+        &files.display(claims),
+        "--out",
+        UNWRITABLE,
+    ]))
+}
+
+/// `arena` with bad players or counts.
+fn arena(rng: &mut ChaCha8Rng, _: &Files) -> Case {
+    let mut args = words(&[
+        "arena", "--rules", "misere", "--width", "4", "--height", "4",
+    ]);
+    match rng.random_range(0..5) {
+        0 => args.extend(words(&[
+            "--p1",
+            "random",
+            "--p2",
+            "hard",
+            "--games",
+            pick(rng, &["0", "18446744073709551615", "-5", "x"]),
+        ])),
+        1 => args.extend(words(&["--p1", "grandmaster", "--p2", "hard"])),
+        2 => args.extend(words(&["--p1", "take-even", "--p2", "hard"])),
+        3 => args.extend(words(&[
+            "--p1", "random", "--p2", "hard", "--out", UNWRITABLE,
+        ])),
+        _ => args.extend(words(&["--p1", "random", "--p2", "hard", "--threads", "0"])),
+    }
+    refused(args)
+}
+
+/// `tournament` with bad players or counts.
+fn tournament(rng: &mut ChaCha8Rng, _: &Files) -> Case {
+    let mut args = words(&["tournament", "--width", "4", "--height", "4"]);
+    match rng.random_range(0..5) {
+        0 => args.extend(words(&["--players", "hard"])),
+        1 => args.extend(words(&["--players", "hard,easy,hard"])),
+        2 => args.extend(words(&["--players", "hard,grandmaster"])),
+        3 => args.extend(words(&["--players", "hard,easy", "--games", "0"])),
+        _ => args.extend(words(&["--players", "hard,easy", "--out-dir", UNWRITABLE])),
+    }
+    refused(args)
+}
+
+/// `play` with bad input on stdin or bad options.
+fn play(rng: &mut ChaCha8Rng, _: &Files) -> Case {
+    let mut args = words(&["play", "--width", "4", "--height", "4"]);
+    if rng.random_bool(0.3) {
+        args.extend(words(&[
+            "--opponent",
+            pick(rng, &["grandmaster", "take-even", ""]),
+        ]));
+        return refused(args);
+    }
+    args.extend(words(&["--opponent", "random", "--seed", "3"]));
+    // Garbage lines and no quit: the input ends before the game.
+    let garbage: Vec<&str> = (0..rng.random_range(0..6))
+        .map(|_| pick(rng, &["9", "0", "x", "", "hint", "-1", "\u{0}", "11"]))
+        .collect();
+    Case {
+        args,
+        stdin: garbage.join("\n"),
+        close_stdout: false,
+        expect: Expect::InputEnds,
+    }
+}
+
+/// `uci-dataset` of data that is missing or broken.
+fn uci_dataset(rng: &mut ChaCha8Rng, files: &Files) -> Case {
+    let data = pick(
+        rng,
+        &[
+            "/no/such/file",
+            "garbage.txt",
+            "uci-garbage.data",
+            "a-directory",
+        ],
+    );
+    let data = files.word(data);
+    let mut args = words(&["uci-dataset", "--data", &data, "--out", UNWRITABLE]);
+    match rng.random_range(0..4) {
+        0 => args.extend(words(&["--every", "0"])),
+        1 => args.extend(words(&["--every", "2", "--offset", "2"])),
+        2 => args.extend(words(&["--threads", "0"])),
+        _ => args.extend(words(&["--table-mb", "65536"])),
+    }
+    refused(args)
+}
+
+/// A subcommand or option that does not exist.
+fn unknown_command(rng: &mut ChaCha8Rng, _: &Files) -> Case {
+    refused(vec![
+        pick(rng, &["frobnicate", "--bogus", "solve --moves", "SOLVE"]).to_string(),
+    ])
+}
+
+/// A Quarto subcommand with a bad option value.
+fn quarto_option(rng: &mut ChaCha8Rng, _: &Files) -> Case {
+    let sub = pick(rng, &["show", "solve", "play", "sweep"]);
+    let mut args = words(&["quarto", sub]);
+    let (option, value) = match rng.random_range(0..6) {
+        0 => ("--size", pick(rng, &["0", "1", "5", "-3", "x"])),
+        1 => ("--attributes", pick(rng, &["0", "5", "99", ""])),
+        2 => ("--criteria", pick(rng, &["7", "0,0,9", "shine", ",", "-1"])),
+        3 => ("--rules", pick(rng, &["chess", "", "MISERE!"])),
+        4 => (
+            "--moves",
+            pick(rng, &["zz", "LSRF a1:LSRF a2", "LSRF e9:DTQH", "a1"]),
+        ),
+        _ => ("--table-mb", pick(rng, &["65536", "-1", "lots"])),
+    };
+    if sub == "sweep" {
+        args.extend(words(&["--out", UNWRITABLE]));
+    }
+    args.extend(words(&[option, value]));
+    refused(args)
+}
+
+/// `quarto merge` or `annulus-merge` of bad files, or `serve` with a bad limit.
+fn bad_files_or_server(rng: &mut ChaCha8Rng, files: &Files) -> Case {
+    let mut args = match rng.random_range(0..3) {
+        0 => words(&["quarto", "merge", &files.display("a-directory")]),
+        1 => words(&["quarto", "merge", "/no/such/file"]),
+        _ => words(&["quarto", "merge", &files.display("garbage.txt")]),
+    };
+    if rng.random_bool(0.2) {
+        let shard = pick(rng, &["/no/such/file", "a-directory", "garbage.txt"]);
+        let shard = files.word(shard);
+        args = words(&["annulus-merge", "--out", UNWRITABLE, &shard]);
+    } else if rng.random_bool(0.5) {
+        args = match rng.random_range(0..5) {
+            0 => words(&["serve", "--queue", pick(rng, &["0", "99999", "x"])]),
+            1 => words(&["serve", "--workers", pick(rng, &["0", "300", "-1"])]),
+            2 => words(&["serve", "--search-threads", pick(rng, &["0", "257", "x"])]),
+            3 => words(&["serve", "--table-mb", "65536"]),
+            _ => words(&["serve", "--budget-seconds", pick(rng, &["-1", "NaN", "x"])]),
+        };
+    }
+    refused(args)
+}
+
+/// A cheap command that runs to its end with nobody reading its output.
+fn quiet_end(rng: &mut ChaCha8Rng, _: &Files) -> Case {
+    // A cheap command that runs to its end with nobody reading its output.
+    let command = pick(
+        rng,
+        &[
+            "show --rules misere --moves 444444",
+            "solve --width 4 --height 4",
+            "solve --width 4 --height 4 --json --analyze",
+            "perft --width 5 --height 4 --plies 9",
+            "verify --rules misere --strategy take-even --player P2 --width 4 --height 4",
+            "verify --rules misere --strategy take-even --player P2 --width 4 --height 4 --json",
+            "arena --width 4 --height 4 --p1 random --p2 hard --games 50",
+            "show --moves 1212121 --json",
+            "experiment --check experiments/table1.json",
+            "bench --filter late",
+            "quarto solve --size 3 --attributes 2 --analyze",
+            "quarto show --moves LSRF",
+            "book info books/normal-k4-6x5.ckbook",
+            "book lookup books/misere-k4-6x5.ckbook --moves 44",
+        ],
+    );
+    Case {
+        args: command.split(' ').map(String::from).collect(),
+        stdin: String::new(),
+        close_stdout: true,
+        expect: Expect::QuietEnd,
     }
 }
 

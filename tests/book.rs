@@ -339,41 +339,20 @@ fn run_refused(args: &[&str], expected: &str) {
     assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
 }
 
+/// The board of the book the command-line test builds.
+const BOARD: [&str; 6] = ["--rules", "misere", "--width", "4", "--height", "4"];
+
 #[test]
 fn the_book_subcommand_builds_resumes_merges_and_refuses_damaged_books() {
     let dir = scratch("cli");
     let file = dir.join("m44.ckbook");
     let path = file.to_str().unwrap();
-    let board = ["--rules", "misere", "--width", "4", "--height", "4"];
-    let build = |extra: &[&str], out: &str| {
-        let mut args = vec!["book", "build"];
-        args.extend(board);
-        args.extend(["--plies", "6", "--cover", "all", "--out", out]);
-        args.extend(extra);
-        run_ok(&args)
-    };
-    let first = build(&[], path);
+    let first = build_book(&[], path);
     assert!(first.contains("wrote"), "{first}");
-    let again = build(&[], path);
+    let again = build_book(&[], path);
     assert!(again.contains(": 0 positions solved, "), "{again}");
     let bytes = std::fs::read(&file).unwrap();
-    // Two shards and a merge make the same book.
-    let merged = dir.join("merged.ckbook");
-    let merged_path = merged.to_str().unwrap();
-    for shard in ["1/2", "2/2"] {
-        build(&["--shard", shard], merged_path);
-    }
-    let mut args = vec!["book", "merge"];
-    args.extend(board);
-    let shards = [
-        dir.join("merged.shard-1-of-2.csv"),
-        dir.join("merged.shard-2-of-2.csv"),
-    ];
-    let shard_paths: Vec<&str> = shards.iter().map(|p| p.to_str().unwrap()).collect();
-    args.extend(["--out", merged_path]);
-    args.extend(&shard_paths);
-    run_ok(&args);
-    assert_eq!(std::fs::read(&merged).unwrap(), bytes);
+    shards_merge_into_the_same_book(&dir, &bytes);
     let info = run_ok(&["book", "info", path]);
     assert!(
         info.contains("misere k=4 4x4, positions with up to 6 discs"),
@@ -394,20 +373,57 @@ fn the_book_subcommand_builds_resumes_merges_and_refuses_damaged_books() {
         "--json",
         "--value-only",
     ];
-    solve.extend(board);
+    solve.extend(BOARD);
     let json: serde_json::Value = serde_json::from_str(&run_ok(&solve)).unwrap();
     assert_eq!(json["nodes"], 0);
     run_refused(
         &["solve", "--width", "4", "--height", "4", "--book", path],
         "was made for misere k=4 4x4, not for normal k=4 4x4",
     );
+    damaged_books_are_refused(&dir, &bytes);
+    hint_books_merge_with_exact_ones(&dir, &file);
+    a_csv_that_contradicts_the_book_is_refused(&dir, &file);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Runs `connectk book build` of the test's board to 6 plies into `out`, with `extra`.
+fn build_book(extra: &[&str], out: &str) -> String {
+    let mut args = vec!["book", "build"];
+    args.extend(BOARD);
+    args.extend(["--plies", "6", "--cover", "all", "--out", out]);
+    args.extend(extra);
+    run_ok(&args)
+}
+
+/// Two shards of the build and their merge make the same book, byte for byte, as `bytes`.
+fn shards_merge_into_the_same_book(dir: &Path, bytes: &[u8]) {
+    let merged = dir.join("merged.ckbook");
+    let merged_path = merged.to_str().unwrap();
+    for shard in ["1/2", "2/2"] {
+        build_book(&["--shard", shard], merged_path);
+    }
+    let mut args = vec!["book", "merge"];
+    args.extend(BOARD);
+    let shards = [
+        dir.join("merged.shard-1-of-2.csv"),
+        dir.join("merged.shard-2-of-2.csv"),
+    ];
+    let shard_paths: Vec<&str> = shards.iter().map(|p| p.to_str().unwrap()).collect();
+    args.extend(["--out", merged_path]);
+    args.extend(&shard_paths);
+    run_ok(&args);
+    assert_eq!(std::fs::read(&merged).unwrap(), bytes);
+}
+
+/// A truncated book, a flipped bit and a missing file are each refused, naming the problem.
+fn damaged_books_are_refused(dir: &Path, bytes: &[u8]) {
     let truncated = dir.join("truncated.ckbook");
     std::fs::write(&truncated, &bytes[..bytes.len() - 3]).unwrap();
     run_refused(
         &["book", "info", truncated.to_str().unwrap()],
         "is truncated or padded",
     );
-    let mut flipped = bytes.clone();
+    let mut flipped = bytes.to_vec();
     flipped[50] ^= 0x10;
     std::fs::write(&truncated, &flipped).unwrap();
     run_refused(
@@ -426,21 +442,25 @@ fn the_book_subcommand_builds_resumes_merges_and_refuses_damaged_books() {
         &["book", "info", "/no/such/book"],
         "cannot access book /no/such/book",
     );
-    // A book of hints with --weak: outcomes only, its layer one ply past --plies included.
+}
+
+/// A book of hints built with `--weak` holds outcomes only (its layer one ply past `--plies`
+/// included), and merges with the exact book `file`, whose exact entries are kept.
+fn hint_books_merge_with_exact_ones(dir: &Path, file: &Path) {
+    let path = file.to_str().unwrap();
     let hints = dir.join("hints.ckbook");
     let mut args = vec!["book", "build"];
-    args.extend(board);
+    args.extend(BOARD);
     args.extend(["--plies", "4", "--cover", "hints", "--weak"]);
     args.extend(["--out", hints.to_str().unwrap()]);
     run_ok(&args);
     let info = run_ok(&["book", "info", hints.to_str().unwrap()]);
     assert!(info.contains("positions with up to 5 discs"), "{info}");
     assert!(info.contains("(0 exact, "), "{info}");
-    // Book files merge with each other and with builds' CSVs: the exact entries are kept.
-    let exact = Book::read(&file).unwrap();
+    let exact = Book::read(file).unwrap();
     let union = dir.join("union.ckbook");
     let mut args = vec!["book", "merge"];
-    args.extend(board);
+    args.extend(BOARD);
     args.extend(["--out", union.to_str().unwrap()]);
     args.extend([hints.to_str().unwrap(), path]);
     run_ok(&args);
@@ -455,7 +475,12 @@ fn the_book_subcommand_builds_resumes_merges_and_refuses_damaged_books() {
             assert_eq!(union.value(pos), weak.value(pos));
         }
     });
-    // A CSV that gives the empty board another outcome than the book does is refused.
+}
+
+/// A CSV that gives the empty board another outcome than the book `file` does is refused,
+/// and nothing is written.
+fn a_csv_that_contradicts_the_book_is_refused(dir: &Path, file: &Path) {
+    let path = file.to_str().unwrap();
     let rows = std::fs::read_to_string(file.with_extension("rows.csv")).unwrap();
     let mut lines = rows.lines();
     let header = lines.next().unwrap();
@@ -466,7 +491,7 @@ fn the_book_subcommand_builds_resumes_merges_and_refuses_damaged_books() {
     let liar = dir.join("liar.rows.csv");
     std::fs::write(&liar, format!("{header}\n{lie}\n")).unwrap();
     let mut args = vec!["book", "merge"];
-    args.extend(board);
+    args.extend(BOARD);
     let refused = dir.join("refused.ckbook");
     args.extend([
         "--out",
@@ -476,7 +501,6 @@ fn the_book_subcommand_builds_resumes_merges_and_refuses_damaged_books() {
     ]);
     run_refused(&args, "two books disagree on a position of ply 0");
     assert!(!refused.exists());
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

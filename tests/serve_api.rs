@@ -232,8 +232,51 @@ type Query<'a> = Vec<(&'a str, &'a str)>;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_bad_input_gets_a_400_with_the_librarys_message() {
     let server = start(config()).await;
+    for (path, query, expected) in library_refusals() {
+        let (status, body) = call("GET", &server.base, path, &query).await;
+        assert_eq!(status, 400, "{path} {query:?}: {body}");
+        assert_eq!(body["error"], json!(expected), "{path} {query:?}");
+    }
+    // Input the library never sees: its own one-line messages.
+    let own = vec![
+        (
+            "/api/solve",
+            vec![("k", "four")],
+            "k = \"four\" is not a number",
+        ),
+        (
+            "/api/solve",
+            vec![("weak", "maybe")],
+            "weak = \"maybe\" is not a flag",
+        ),
+        (
+            "/api/solve",
+            vec![("colour", "red")],
+            "unknown parameter \"colour\"",
+        ),
+        ("/api/move", vec![], "player is missing"),
+        (
+            "/api/move",
+            vec![("player", "hard"), ("moves", "1212121")],
+            "the game is already over",
+        ),
+        (
+            "/api/move",
+            vec![("player", "hard"), ("seed", "-1")],
+            "seed = \"-1\" is not a number",
+        ),
+    ];
+    assert_refused(&server.base, own).await;
+    let (status, body) = call("GET", &server.base, "/api/nothing", &[]).await;
+    assert_eq!(status, 404, "{body}");
+    let (status, body) = call("POST", &server.base, "/api/rooms/nope/join", &[]).await;
+    assert_eq!(status, 404, "{body}");
+}
+
+/// Requests the library refuses, with the message it gives for each.
+fn library_refusals() -> Vec<(&'static str, Query<'static>, String)> {
     let standard = Rules::standard();
-    let cases: Vec<(&str, Query, String)> = vec![
+    vec![
         (
             "/api/solve",
             vec![("rules", "bogus")],
@@ -294,51 +337,19 @@ async fn every_bad_input_gets_a_400_with_the_librarys_message() {
                 .unwrap()
                 .to_string(),
         ),
-    ];
-    for (path, query, expected) in cases {
-        let (status, body) = call("GET", &server.base, path, &query).await;
-        assert_eq!(status, 400, "{path} {query:?}: {body}");
-        assert_eq!(body["error"], json!(expected), "{path} {query:?}");
-    }
-    // Input the library never sees: its own one-line messages.
-    for (path, query, start) in [
-        (
-            "/api/solve",
-            vec![("k", "four")],
-            "k = \"four\" is not a number",
-        ),
-        (
-            "/api/solve",
-            vec![("weak", "maybe")],
-            "weak = \"maybe\" is not a flag",
-        ),
-        (
-            "/api/solve",
-            vec![("colour", "red")],
-            "unknown parameter \"colour\"",
-        ),
-        ("/api/move", vec![], "player is missing"),
-        (
-            "/api/move",
-            vec![("player", "hard"), ("moves", "1212121")],
-            "the game is already over",
-        ),
-        (
-            "/api/move",
-            vec![("player", "hard"), ("seed", "-1")],
-            "seed = \"-1\" is not a number",
-        ),
-    ] {
-        let (status, body) = call("GET", &server.base, path, &query).await;
+    ]
+}
+
+/// Each of `cases` (path, query, the start of the message) is answered 400 with a one-line
+/// message that starts as given.
+async fn assert_refused(base: &str, cases: Vec<(&str, Query<'_>, &str)>) {
+    for (path, query, start) in cases {
+        let (status, body) = call("GET", base, path, &query).await;
         assert_eq!(status, 400, "{path} {query:?}: {body}");
         let message = body["error"].as_str().unwrap();
         assert!(message.starts_with(start), "{path} {query:?}: {message}");
         assert!(!message.contains('\n'), "one line: {message}");
     }
-    let (status, body) = call("GET", &server.base, "/api/nothing", &[]).await;
-    assert_eq!(status, 404, "{body}");
-    let (status, body) = call("POST", &server.base, "/api/rooms/nope/join", &[]).await;
-    assert_eq!(status, 404, "{body}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -850,10 +861,10 @@ fn base_of(server: &Running) -> &str {
     &server.base
 }
 
-/// Quarto's players answer legal turns (perfect a best one when it knows them), a finished game
-/// names its line, and every bad input is a 400 with one line saying what is wrong.
+/// Quarto's players answer legal turns (perfect a best one when it knows them), and a finished
+/// game names its line.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn quarto_players_and_bad_input() {
+async fn quarto_players_answer_legal_turns() {
     let server = start(config()).await;
     let base = &server.base;
     let small = [("size", "3"), ("attributes", "3")];
@@ -898,18 +909,27 @@ async fn quarto_players_and_bad_input() {
         assert_eq!(rank(chosen.value), best, "{answer}");
     }
     // P2 holds LTRF, light like a1, b1 and c1: perfect completes the row at d1.
-    let win = "LSRF a1:LSRH b1:LSQF c1:DTQH a2:LTRF";
     let answer = get(
         base,
         "/api/quarto/move",
-        &[("moves", win), ("player", "perfect")],
+        &[("moves", QUARTO_WIN), ("player", "perfect")],
     )
     .await;
     assert_eq!(answer["turn"], "d1");
     assert_eq!(answer["state"]["winner"], "P2");
     assert_eq!(answer["state"]["line"], json!(["a1", "b1", "c1", "d1"]));
     assert_eq!(answer["state"]["reason"], "line");
-    for (path, query, start) in [
+}
+
+/// P2 holds LTRF, light like a1, b1 and c1: placing it at d1 completes the row.
+const QUARTO_WIN: &str = "LSRF a1:LSRH b1:LSQF c1:DTQH a2:LTRF";
+
+/// Every bad input to the Quarto API is a 400 with one line saying what is wrong.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quarto_bad_input_is_refused() {
+    let server = start(config()).await;
+    let over = format!("{QUARTO_WIN} d1");
+    let cases = vec![
         (
             "/api/quarto/state",
             vec![("size", "5")],
@@ -958,16 +978,11 @@ async fn quarto_players_and_bad_input() {
         ),
         (
             "/api/quarto/move",
-            vec![("moves", &format!("{win} d1")), ("player", "random")],
+            vec![("moves", &over), ("player", "random")],
             "the game is over",
         ),
-    ] {
-        let (status, body) = call("GET", base, path, &query).await;
-        assert_eq!(status, 400, "{path} {query:?}: {body}");
-        let message = body["error"].as_str().unwrap();
-        assert!(message.starts_with(start), "{path} {query:?}: {message}");
-        assert!(!message.contains('\n'), "one line: {message}");
-    }
+    ];
+    assert_refused(&server.base, cases).await;
 }
 
 /// A Quarto search within a budget too small for it says so, and leaves the values unknown.

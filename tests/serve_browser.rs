@@ -102,81 +102,16 @@ async fn the_pages_in_a_browser() {
         ..Config::default()
     })
     .await;
-    // A server whose searches stop after 20,000 nodes (one thread, so the same every run),
-    // with its one worker's table carried from request to request.
-    let (frugal, stop_frugal) = serve(Config {
-        port: 0,
-        workers: 1,
-        table: Mib(16),
-        budget: Budget {
-            time: Some(Duration::from_secs(60)),
-            nodes: Some(20_000),
-        },
-        ..Config::default()
-    })
-    .await;
+    let (frugal, stop_frugal) = serve(frugal_config()).await;
     let profile = std::env::temp_dir().join(format!("connectk-chromium-{}", std::process::id()));
     let driver = start_driver(&chromedriver).await;
     let client = open_browser(&driver, &chromium, &profile, (1280, 1000)).await;
 
     let session = client.clone();
     let cases = tokio::spawn(async move {
-        let (c, at) = (&session, base.as_str());
-        type Case<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>>;
-        let all: Vec<(&str, Case)> = vec![
-            (
-                "whole game",
-                Box::pin(whole_game_against_a_seeded_bot(c, at)),
-            ),
-            ("full column", Box::pin(full_column_is_refused(c, at))),
-            ("asks again", Box::pin(analysis_asks_again(c, &frugal))),
-            (
-                "seat link",
-                Box::pin(a_seat_link_keeps_its_token_out_of_the_address_bar(c, at)),
-            ),
-            (
-                "settings",
-                Box::pin(a_change_of_opponent_starts_the_game_at_once(c, at)),
-            ),
-            (
-                "stale values",
-                Box::pin(values_go_when_analysis_is_off(c, at)),
-            ),
-            ("walk", Box::pin(back_forward_and_jump(c, at))),
-            (
-                "chart",
-                Box::pin(the_chart_has_a_point_per_ply_and_goes_there(c, at)),
-            ),
-            (
-                "cylinder",
-                Box::pin(a_cylinder_game_won_through_the_wall(c, at)),
-            ),
-            (
-                "coach",
-                Box::pin(the_take_even_reply_shown_is_played(c, at)),
-            ),
-            (
-                "quarto",
-                Box::pin(a_quarto_game_against_a_seeded_bot(c, at)),
-            ),
-            (
-                "bad addresses",
-                Box::pin(bad_addresses_still_give_a_board(c, at)),
-            ),
-            (
-                "keys",
-                Box::pin(keys_play_every_column_and_moves_are_read_out(c, at)),
-            ),
-            (
-                "contrast",
-                Box::pin(focus_ring_and_values_are_readable(c, at)),
-            ),
-            ("phones", Box::pin(phones_never_scroll_sideways(c, at))),
-            ("screenshots", Box::pin(documentation_screenshots(c, at))),
-        ];
-        for (name, case) in all {
+        for (name, case) in page_cases(&session, &base, &frugal) {
             case.await;
-            no_console_errors(c, name).await;
+            no_console_errors(&session, name).await;
             eprintln!("ok: {name}");
         }
     })
@@ -190,6 +125,80 @@ async fn the_pages_in_a_browser() {
     if let Err(failure) = cases {
         std::panic::resume_unwind(failure.into_panic());
     }
+}
+
+/// A server whose searches stop after 20,000 nodes (one thread, so the same every run), with
+/// its one worker's table carried from request to request.
+fn frugal_config() -> Config {
+    Config {
+        port: 0,
+        workers: 1,
+        table: Mib(16),
+        budget: Budget {
+            time: Some(Duration::from_secs(60)),
+            nodes: Some(20_000),
+        },
+        ..Config::default()
+    }
+}
+
+/// One case of the browser test: a future that drives the page and checks what it shows.
+type Case<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>>;
+
+/// The browser test's cases, each named, in the order they run on `c`: against the server at
+/// `at`, and the frugal one at `frugal` (see [`frugal_config`]).
+fn page_cases<'a>(c: &'a Client, at: &'a str, frugal: &'a str) -> Vec<(&'static str, Case<'a>)> {
+    vec![
+        (
+            "whole game",
+            Box::pin(whole_game_against_a_seeded_bot(c, at)),
+        ),
+        ("full column", Box::pin(full_column_is_refused(c, at))),
+        ("asks again", Box::pin(analysis_asks_again(c, frugal))),
+        (
+            "seat link",
+            Box::pin(a_seat_link_keeps_its_token_out_of_the_address_bar(c, at)),
+        ),
+        (
+            "settings",
+            Box::pin(a_change_of_opponent_starts_the_game_at_once(c, at)),
+        ),
+        (
+            "stale values",
+            Box::pin(values_go_when_analysis_is_off(c, at)),
+        ),
+        ("walk", Box::pin(back_forward_and_jump(c, at))),
+        (
+            "chart",
+            Box::pin(the_chart_has_a_point_per_ply_and_goes_there(c, at)),
+        ),
+        (
+            "cylinder",
+            Box::pin(a_cylinder_game_won_through_the_wall(c, at)),
+        ),
+        (
+            "coach",
+            Box::pin(the_take_even_reply_shown_is_played(c, at)),
+        ),
+        (
+            "quarto",
+            Box::pin(a_quarto_game_against_a_seeded_bot(c, at)),
+        ),
+        (
+            "bad addresses",
+            Box::pin(bad_addresses_still_give_a_board(c, at)),
+        ),
+        (
+            "keys",
+            Box::pin(keys_play_every_column_and_moves_are_read_out(c, at)),
+        ),
+        (
+            "contrast",
+            Box::pin(focus_ring_and_values_are_readable(c, at)),
+        ),
+        ("phones", Box::pin(phones_never_scroll_sideways(c, at))),
+        ("screenshots", Box::pin(documentation_screenshots(c, at))),
+    ]
 }
 
 /// The human (P1) clicks the leftmost column with room, every turn, against the `easy` bot

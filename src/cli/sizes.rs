@@ -18,9 +18,9 @@ use connectk::{Mib, Variant};
 /// longest game against it is checked against the exact length.
 ///
 /// Writes DIR/sizes.csv (one row per board, appended as boards finish, so a rerun resumes),
-/// DIR/open.csv (boards not settled within --time-limit, with how far they got: the outcome
-/// and the range of game lengths still possible, written down each time it narrows; a rerun
-/// goes on from there), DIR/sizes.md (tables laid out like the published one),
+/// DIR/open.csv (boards not settled within --time-limit, with how far they got: the outcome,
+/// the range of game lengths still possible and then the start of the principal variation,
+/// written down each time it narrows or grows; a rerun goes on from there), DIR/sizes.md (tables laid out like the published one),
 /// DIR/sizes-RULES-kK.svg and DIR/run.json. With --shard, only DIR/sizes.shard-I-of-N.csv and
 /// its open file are written; join the shards with `connectk merge`. Exit status: 0 when done
 /// (open boards are listed, not failures), 2 for bad input.
@@ -128,6 +128,9 @@ fn open_verdict(attempt: &Attempt) -> String {
         attempt.remoteness_max,
     ) {
         (None, _, _) => "open".to_string(),
+        (Some(outcome), Some(min), Some(max)) if min == max && !attempt.line.is_empty() => {
+            format!("{outcome} on ply {min}, line found to {}", attempt.line)
+        }
         (Some(outcome), Some(min), Some(max)) => format!("{outcome}, last ply {min} to {max}"),
         (Some(outcome), _, _) => format!("{outcome}, length open"),
     };

@@ -703,7 +703,7 @@ impl Solver {
             return Vec::new();
         }
         let score = self.score(pos, Depth::Strong);
-        self.line_from(*pos, score)
+        self.line_from(*pos, score, &mut |_, _| {})
             .expect("every solved position has a move that keeps its value")
     }
 
@@ -716,23 +716,49 @@ impl Solver {
         if pos.is_over() || value.remoteness.is_none() {
             return self.principal_variation(pos);
         }
+        self.line_keeping(pos, value, &mut |_, _| {})
+            .unwrap_or_else(|| self.principal_variation(pos))
+    }
+
+    /// The line from `pos` along moves that keep `value`, an exact value a solve has found
+    /// (see [`Solver::principal_variation_of`]), telling `stepped` the line so far and the
+    /// nodes this solver has searched in all after each move it settles, so that a caller can
+    /// keep what an interrupted line had found and go on from its end later (the value there
+    /// is the same result with that many plies less).
+    /// `None` when no move keeps `value` at some step (it was not the value of the position
+    /// reached), or the value has no exact score. Inside [`Solver::limited`], a budget that
+    /// runs out ends the line where it is.
+    pub fn line_keeping(
+        &mut self,
+        pos: &Position,
+        value: Value,
+        stepped: &mut dyn FnMut(&[Column], u64),
+    ) -> Option<Vec<Column>> {
+        if pos.is_over() {
+            return (value == self.value(pos, Depth::Strong)).then(Vec::new);
+        }
         let known = Partial {
             result: Some(value.result),
-            remoteness: value.remoteness.map(|r| (r, r)),
+            remoteness: Some((value.remoteness?, value.remoteness?)),
         };
         let (cells, plies, to_move) = (pos.rules().cells(), pos.plies(), pos.to_move());
         let (score, _) = known.scores(cells, plies, to_move);
         // A value no score stands for (a game longer than the cells left) has no line.
-        let line = (Value::from_score(score, cells, plies, to_move) == value)
-            .then(|| self.line_from(*pos, score))
-            .flatten();
-        line.unwrap_or_else(|| self.principal_variation(pos))
+        (Value::from_score(score, cells, plies, to_move) == value)
+            .then(|| self.line_from(*pos, score, stepped))
+            .flatten()
     }
 
     /// The line from `pos` along moves that keep the exact score `score`: each child found has
-    /// score `-score`, so the next step needs no search for its own score. `None` when no
-    /// move keeps it (`score` was not the position's), unless the budget ran out.
-    fn line_from(&mut self, mut pos: Position, mut score: Score) -> Option<Vec<Column>> {
+    /// score `-score`, so the next step needs no search for its own score; `stepped` is told
+    /// the line and the nodes so far after each move. `None` when no move keeps it (`score` was not the position's),
+    /// unless the budget ran out.
+    fn line_from(
+        &mut self,
+        mut pos: Position,
+        mut score: Score,
+        stepped: &mut dyn FnMut(&[Column], u64),
+    ) -> Option<Vec<Column>> {
         let mut line = Vec::new();
         while !pos.is_over() {
             let value = Self::value_of(&pos, score, Depth::Strong);
@@ -746,6 +772,7 @@ impl Solver {
             };
             pos.play(column).expect("legal column");
             line.push(column);
+            stepped(&line, self.nodes());
             score = -score;
         }
         Some(line)

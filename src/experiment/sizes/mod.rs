@@ -22,7 +22,7 @@ use crate::engine::notation;
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::position::{Column, Position};
 use crate::engine::rules::{RulesError, Variant};
-use crate::solver::{Budget, Depth, Mib, Partial, Solution, Solver};
+use crate::solver::{Budget, Depth, Mib, Partial, Solution, Solver, Value};
 use crate::strategy::{StrategyName, table1};
 use crate::verify::{Claim, Verdict, verify};
 
@@ -143,8 +143,9 @@ fn table_for(board: Board, most: Mib) -> Mib {
 
 /// Solves one board: exactly within the time budget (with a principal variation), going on
 /// from where `earlier`, an unfinished attempt at it, stopped, and handing `checkpoint` an
-/// attempt each time a question narrows what is known; else its outcome alone within the
-/// same time again, when the exact solve did not get as far as it.
+/// attempt each time a question narrows what is known or the line gets a move longer; else
+/// its outcome alone within the same time again, when the exact solve did not get as far as
+/// it.
 pub fn solve_board(
     board: Board,
     effort: Effort,
@@ -155,7 +156,7 @@ pub fn solve_board(
     let empty = Position::new(rules);
     let start = Instant::now();
     let (before_nodes, before_seconds) = earlier.map_or((0, 0.0), |a| (a.nodes, a.seconds_spent()));
-    let attempt = |partial: Partial, outcome: Option<GameResult>, nodes: u64| {
+    let attempt = |partial: Partial, outcome: Option<GameResult>, nodes: u64, line: &[Column]| {
         let (min, max) = partial.remoteness.unzip();
         Attempt {
             rules: board.variant,
@@ -168,26 +169,51 @@ pub fn solve_board(
             remoteness_max: max,
             nodes: before_nodes + nodes,
             seconds: Some(round_ms(before_seconds + start.elapsed().as_secs_f64())),
+            line: notation::format(rules, line),
         }
     };
     let mut solver = Solver::new(table_for(board, effort.table));
     let budget = Budget::time(effort.time);
     let known = earlier.map_or(Partial::UNKNOWN, Attempt::partial);
-    let exact = solve_with_line(&mut solver, &empty, known, budget, &mut |partial, nodes| {
-        checkpoint(&attempt(partial, partial.result, nodes));
-    });
+    // A start of a line that does not read as moves is not one this sweep wrote: start over.
+    let prefix = earlier
+        .and_then(|a| notation::parse(rules, &a.line).ok())
+        .map_or_else(Vec::new, |(_, moves)| moves);
+    let exact = solve_with_line(
+        &mut solver,
+        &empty,
+        (known, &prefix),
+        budget,
+        &mut |p, n, l| {
+            checkpoint(&attempt(p, p.result, n, l));
+        },
+    );
     let (solution, line) = match exact {
         Ok(found) => found,
-        Err(partial) => {
+        Err((partial, line)) => {
             let outcome = partial.result.or_else(|| {
                 solver
                     .limited(budget, |solver| solver.solve_at(&empty, Depth::Weak))
                     .map(|s| s.value.result)
             });
-            return Solved::Open(attempt(partial, outcome, solver.nodes()));
+            return Solved::Open(attempt(partial, outcome, solver.nodes(), &line));
         }
     };
-    let seconds = before_seconds + start.elapsed().as_secs_f64();
+    let seconds = round_ms(before_seconds + start.elapsed().as_secs_f64());
+    let nodes = before_nodes + solution.nodes;
+    Solved::Row(row_of(board, solution, &line, (nodes, seconds), effort))
+}
+
+/// The row of `board`, solved as `solution` with its principal variation `line`, after
+/// `nodes` and `seconds` in all.
+fn row_of(
+    board: Board,
+    solution: Solution,
+    line: &[Column],
+    (nodes, seconds): (u64, f64),
+    effort: Effort,
+) -> Row {
+    let rules = board.rules();
     let outcome = solution.value.result;
     let remoteness = solution.value.remoteness.expect("an exact solve");
     let published = (board.variant == Variant::Normal && board.k == 4)
@@ -197,7 +223,7 @@ pub fn solve_board(
         .then(|| table1::predict(board.k, board.width, board.height))
         .flatten();
     let checked = strategy_longest(board);
-    Solved::Row(Row {
+    Row {
         rules: board.variant,
         k: board.k,
         width: board.width,
@@ -212,33 +238,105 @@ pub fn solve_board(
         agree_table1: paper.map(|p| p == outcome),
         strategy: checked.map(|(name, side, _)| format!("{name} {side}")),
         strategy_longest: checked.and_then(|(_, _, longest)| longest),
-        pv: notation::format(rules, &line),
-        nodes: before_nodes + solution.nodes,
-        seconds: round_ms(seconds),
+        pv: notation::format(rules, line),
+        nodes,
+        seconds,
         table_mb: table_for(board, effort.table).0,
         commit: env!("CONNECTK_COMMIT").to_string(),
-    })
+    }
 }
 
-/// The exact value of `pos`, going on from `known` (see [`Solver::solve_from`], which tells
-/// `narrowed`), and then its principal variation, each within `budget`; else how far it got.
+/// The exact value of `pos`, going on from the bounds `known` (see [`Solver::solve_from`],
+/// which tells `narrowed`), and then its principal variation, going on from `prefix`, the
+/// start of one an earlier attempt found, each within `budget`; else how far it got and the
+/// start of the line it had. `narrowed` is told each narrowing of the value and each move the
+/// line gains, with the nodes searched so far and the line's start.
 fn solve_with_line(
     solver: &mut Solver,
     pos: &Position,
-    known: Partial,
+    (known, prefix): (Partial, &[Column]),
     budget: Budget,
-    narrowed: &mut dyn FnMut(Partial, u64),
-) -> Result<(Solution, Vec<Column>), Partial> {
-    let solution = solver.solve_from(pos, known, budget, narrowed)?;
-    let line = solver.limited(budget, |solver| {
-        solver.principal_variation_of(pos, solution.value)
-    });
+    narrowed: &mut dyn FnMut(Partial, u64, &[Column]),
+) -> Result<(Solution, Vec<Column>), (Partial, Vec<Column>)> {
+    let solution = solver
+        .solve_from(pos, known, budget, |partial, nodes| {
+            narrowed(partial, nodes, &[]);
+        })
+        .map_err(|partial| (partial, Vec::new()))?;
     // A value settled without its line is kept as settled: a rerun finds only the line.
     let settled = Partial {
         result: Some(solution.value.result),
         remoteness: solution.value.remoteness.map(|r| (r, r)),
     };
-    line.map(|line| (solution, line)).ok_or(settled)
+    let mut reached = Vec::new();
+    let line = solver.limited(budget, |solver| {
+        let mut stepped = |line: &[Column], nodes: u64| {
+            reached = line.to_vec();
+            narrowed(settled, nodes, line);
+        };
+        line_going_on(solver, pos, solution.value, prefix, &mut stepped)
+    });
+    match line {
+        Some(line) => Ok((solution, line)),
+        None => Err((settled, reached)),
+    }
+}
+
+/// The principal variation of `pos`, whose exact value is `value`, going on from the end of
+/// `prefix` when it is the start of one (each of its moves keeps the value, as a line found
+/// earlier does), else from `pos`; `stepped` is told the whole line so far after each move.
+fn line_going_on(
+    solver: &mut Solver,
+    pos: &Position,
+    value: Value,
+    prefix: &[Column],
+    stepped: &mut dyn FnMut(&[Column], u64),
+) -> Vec<Column> {
+    let after = after_prefix(pos, value, prefix);
+    let rest = after.and_then(|(at, left)| {
+        let mut tell = |rest: &[Column], nodes: u64| stepped(&[prefix, rest].concat(), nodes);
+        solver.line_keeping(&at, left, &mut tell)
+    });
+    // A start that was not a principal variation's (an edited file) shows in most cases as
+    // a line that ends the game otherwise than `value` says; the line is then found afresh.
+    let line = rest.map(|rest| [prefix, &rest].concat());
+    match line.filter(|line| ends_as(pos, line, value)) {
+        Some(line) => line,
+        None => solver
+            .line_keeping(pos, value, stepped)
+            .unwrap_or_else(|| solver.principal_variation(pos)),
+    }
+}
+
+/// Whether `line` from `pos` ends the game as `value` says: with its result, after its
+/// remoteness in plies.
+fn ends_as(pos: &Position, line: &[Column], value: Value) -> bool {
+    let mut end = *pos;
+    line.iter().all(|&column| end.play(column).is_ok())
+        && end.outcome().map(|o| o.result) == Some(value.result)
+        && u32::try_from(line.len()).ok() == value.remoteness
+}
+
+/// The position after `prefix` from `pos` and the value a line keeping `value` has there (the
+/// same result, with as many plies less), when `prefix` is a non-empty sequence of moves that
+/// is shorter than the game and does not end it.
+fn after_prefix(pos: &Position, value: Value, prefix: &[Column]) -> Option<(Position, Value)> {
+    let plies = u32::try_from(prefix.len()).ok()?;
+    let left = value.remoteness?.checked_sub(plies).filter(|&l| l > 0)?;
+    if prefix.is_empty() {
+        return None;
+    }
+    let mut at = *pos;
+    for &column in prefix {
+        at.play(column).ok()?;
+    }
+    (!at.is_over()).then_some((
+        at,
+        Value {
+            result: value.result,
+            remoteness: Some(left),
+        },
+    ))
 }
 
 /// `seconds` to the millisecond, as the CSVs keep them.
@@ -442,6 +540,7 @@ mod tests {
             remoteness_max: None,
             nodes: 10,
             seconds: None,
+            line: String::new(),
         };
         let dir = std::env::temp_dir().join(format!("connectk-sizes-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -486,8 +585,10 @@ mod tests {
             let written = std::sync::Mutex::new(Vec::new());
             let checkpoint = |a: &Attempt| written.lock().unwrap().push(a.clone());
             let solved = solve_board(board, effort, earlier.as_ref(), &checkpoint);
-            // Every attempt written down on the way holds the true value.
+            // Every attempt written down on the way holds the true value, and the start of
+            // the line it found is the start of the principal variation.
             for a in written.into_inner().unwrap() {
+                assert!(direct.pv.starts_with(&a.line), "{a:?}");
                 assert_eq!(a.outcome, Some(direct.outcome), "{a:?}");
                 let (min, max) = (a.remoteness_min.unwrap(), a.remoteness_max.unwrap());
                 assert!(
@@ -514,8 +615,8 @@ mod tests {
         };
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(
-            (row.outcome, row.remoteness),
-            (direct.outcome, direct.remoteness)
+            (row.outcome, row.remoteness, &row.pv),
+            (direct.outcome, direct.remoteness, &direct.pv)
         );
         assert!(row.nodes >= earlier.map_or(0, |a| a.nodes));
         // Told the outcome and length, a sitting only finds the line.
@@ -530,6 +631,7 @@ mod tests {
             remoteness_max: Some(direct.remoteness),
             nodes: 0,
             seconds: Some(0.0),
+            line: String::new(),
         };
         let effort = Effort {
             table: Mib(16),
@@ -540,6 +642,106 @@ mod tests {
         };
         assert_eq!(told.pv, direct.pv);
         assert_eq!(told.remoteness, direct.remoteness);
+    }
+
+    /// A settled attempt with the start of its line goes on from the line's end: every start
+    /// of the principal variation gives the principal variation, each move written down
+    /// extending the start; a start that reads as no moves, or whose first move is not a
+    /// best one, gives a principal variation all the same (each of its positions has the
+    /// value the line claims, solved afresh).
+    #[test]
+    fn a_line_goes_on_from_the_start_an_attempt_found() {
+        let board = Board::flat(Variant::Misere, 4, 5, 5);
+        let rules = board.rules();
+        let direct = solve(Variant::Misere, 5, 5);
+        let settled = |line: &str| Attempt {
+            rules: Variant::Misere,
+            k: 4,
+            width: 5,
+            height: 5,
+            seconds_each: 600.0,
+            outcome: Some(direct.outcome),
+            remoteness_min: Some(direct.remoteness),
+            remoteness_max: Some(direct.remoteness),
+            nodes: 0,
+            seconds: Some(0.0),
+            line: line.to_string(),
+        };
+        let effort = Effort {
+            table: Mib(16),
+            time: Duration::from_secs(600),
+        };
+        let pv_from = |earlier: &Attempt| {
+            let written = std::sync::Mutex::new(Vec::new());
+            let checkpoint = |a: &Attempt| written.lock().unwrap().push(a.line.clone());
+            let Solved::Row(row) = solve_board(board, effort, Some(earlier), &checkpoint) else {
+                panic!("a settled attempt's board is solved");
+            };
+            (row.pv, written.into_inner().unwrap())
+        };
+        for cut in 1..direct.pv.len() {
+            let start = &direct.pv[..cut];
+            let (pv, written) = pv_from(&settled(start));
+            assert_eq!(pv, direct.pv, "from {start}");
+            assert!(
+                written
+                    .iter()
+                    .all(|l| l.starts_with(start) && l.len() > cut)
+            );
+        }
+        let root = Position::new(rules);
+        let (_, pv) = notation::parse(rules, &direct.pv).unwrap();
+        // The principal variation up to its first position with a move that is not best, and
+        // that move.
+        let mut solver = Solver::new(Mib(16));
+        let mut astray = Vec::new();
+        let mut pos = root;
+        let pos_of = |moves: &[Column]| notation::parse(rules, &notation::format(rules, moves));
+        for &column in &pv {
+            let best = solver.solve_with_best_moves(&pos, Depth::Strong).best_moves;
+            if let Some(other) = pos.legal_columns().into_iter().find(|c| !best.contains(c)) {
+                astray.push(other);
+                break;
+            }
+            astray.push(column);
+            pos = pos_of(&astray).unwrap().0;
+        }
+        for start in ["x9", &notation::format(rules, &astray)] {
+            let (pv, _) = pv_from(&settled(start));
+            let (_, moves) = notation::parse(rules, &pv).unwrap();
+            let mut pos = root;
+            for (i, &column) in moves.iter().enumerate() {
+                let left = direct.remoteness - i as u32;
+                let value = solver.solve(&pos).value;
+                assert_eq!(value.remoteness, Some(left), "{pv} after {i}");
+                assert_eq!(value.result, direct.outcome, "{pv} after {i}");
+                pos.play(column).unwrap();
+            }
+            assert!(pos.is_over(), "{pv}");
+        }
+    }
+
+    /// A line ends the game as a value says only with the value's result after exactly its
+    /// remoteness in plies.
+    #[test]
+    fn a_line_ends_as_its_value_says_or_not() {
+        let rules = crate::Rules::new(4, 5, 4, Variant::Misere).unwrap();
+        let root = Position::new(rules);
+        let value = |result, plies| Value {
+            result,
+            remoteness: Some(plies),
+        };
+        // P1 completes a line in column 1 on ply 7: under misère rules, P2 wins.
+        let p2 = GameResult::Win(Player::P2);
+        let (_, four) = notation::parse(rules, "1213141").unwrap();
+        assert!(ends_as(&root, &four, value(p2, 7)));
+        assert!(!ends_as(&root, &four, value(p2, 8)));
+        assert!(!ends_as(
+            &root,
+            &four,
+            value(GameResult::Win(Player::P1), 7)
+        ));
+        assert!(!ends_as(&root, &four[..6], value(p2, 6)));
     }
 
     /// Through the sweep's runner: each rerun of an open board reads the attempts the runs

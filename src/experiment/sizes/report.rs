@@ -131,8 +131,9 @@ fn open_boards(doc: &mut Document, latest: &BTreeMap<Board, &Attempt>) {
     doc.heading("Open boards")
         .paragraph(
             "A rerun of the same command tries each of them again, going on from what its \
-             attempt settled (the outcome and the range of game lengths left), so that every \
-             run narrows the range until the length is known (one thread and one large table \
+             attempt settled (the outcome and the range of game lengths left, then the start \
+             of the principal variation), so that every run narrows the range until the \
+             length is known and then lengthens the line (one thread and one large table \
              per board is what they need); on a cluster, \
              `experiments/slurm/sizes-15-16.sbatch` with `SIZES_MIN_SUM` and `SIZES_MAX_SUM` \
              set to the board's width + height runs them as a job array, and `connectk merge` \
@@ -150,6 +151,9 @@ fn open_boards(doc: &mut Document, latest: &BTreeMap<Board, &Attempt>) {
             ],
             latest.values().map(|a| {
                 let length = match (a.remoteness_min, a.remoteness_max) {
+                    (Some(min), Some(max)) if min == max && !a.line.is_empty() => {
+                        format!("{min} (line found to `{}`)", a.line)
+                    }
                     (Some(min), Some(max)) => format!("{min} to {max}"),
                     _ => "unknown".into(),
                 };

@@ -99,6 +99,11 @@ pub struct Attempt {
     /// Seconds spent in all, likewise (empty in files written before it was kept).
     #[serde(default)]
     pub seconds: Option<f64>,
+    /// The start of a principal variation, once the exact value is known and its line was
+    /// being found when the time ran out (a rerun goes on from its end); empty otherwise, and
+    /// in files written before it was kept.
+    #[serde(default)]
+    pub line: String,
 }
 
 impl Attempt {
@@ -123,10 +128,10 @@ impl Attempt {
     }
 
     /// How far this attempt went, for choosing among attempts at one board: what it settled
-    /// first (an outcome, then the narrowest range of lengths), then the time it was given
-    /// and the nodes it searched. An attempt that went on from an earlier one knows at least
+    /// first (an outcome, then the narrowest range of lengths, then the longest start of a
+    /// line), then the time it was given and the nodes it searched. An attempt that went on from an earlier one knows at least
     /// as much, so it goes further.
-    pub(crate) fn reach(&self) -> (bool, Reverse<u32>, u64, u64) {
+    pub(crate) fn reach(&self) -> (bool, Reverse<u32>, usize, u64, u64) {
         let range = match (self.remoteness_min, self.remoteness_max) {
             (Some(min), Some(max)) => max - min,
             _ => u32::MAX,
@@ -134,6 +139,7 @@ impl Attempt {
         (
             self.outcome.is_some(),
             Reverse(range),
+            self.line.len(),
             // Non-negative, so their bits order as the numbers do.
             self.seconds_each.to_bits(),
             self.nodes,

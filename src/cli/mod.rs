@@ -41,6 +41,7 @@ mod perft;
 mod play;
 mod progress;
 mod quarto;
+mod question;
 mod serve;
 mod show;
 mod sizes;
@@ -111,6 +112,7 @@ enum Command {
     UciDataset(uci_dataset::Args),
     Book(book::Args),
     Sizes(sizes::Args),
+    Question(question::Args),
     Serve(serve::Args),
     Quarto(quarto::Args),
 }
@@ -217,6 +219,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::UciDataset(args) => uci_dataset::run(args),
         Command::Book(args) => book::run(args),
         Command::Sizes(args) => sizes::run(args),
+        Command::Question(args) => question::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Quarto(args) => quarto::run(args),
     }

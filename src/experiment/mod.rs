@@ -9,6 +9,7 @@ pub mod export;
 pub mod hint_latency;
 pub mod paper_checks;
 pub mod provenance;
+pub mod question;
 pub mod shard;
 pub mod sizes;
 pub mod spec;

@@ -11,7 +11,7 @@ mod bounds;
 mod keeping;
 pub(crate) mod memory;
 mod others;
-mod score;
+pub(crate) mod score;
 mod search;
 
 use std::sync::Arc;
@@ -625,6 +625,23 @@ impl Solver {
                 GameResult::Draw => self.window(child, -1, 1) == 0,
                 GameResult::Win(_) => true,
             },
+        }
+    }
+
+    /// Whether the score of `pos` for its side to move is above `probe`: one null-window
+    /// search (none for a finished game). Inside [`Solver::limited`], an answer after the
+    /// budget ran out means nothing.
+    pub(crate) fn above(&mut self, pos: &Position, probe: Score) -> bool {
+        match self.value_without_search(pos, Depth::Strong) {
+            Some(value) => {
+                let known = Partial {
+                    result: Some(value.result),
+                    remoteness: value.remoteness.map(|r| (r, r)),
+                };
+                let (cells, plies, to_move) = (pos.rules().cells(), pos.plies(), pos.to_move());
+                known.scores(cells, plies, to_move).0 > probe
+            }
+            None => self.window(pos, probe, probe + 1) > probe,
         }
     }
 

@@ -11,5 +11,7 @@ mod support;
 mod cylinder;
 #[path = "../paper_checks.rs"]
 mod paper_checks;
+#[path = "../question.rs"]
+mod question;
 #[path = "../uci_dataset.rs"]
 mod uci_dataset;

@@ -1,0 +1,128 @@
+//! `connectk question`: does a player win the empty board by a given ply? Split into
+//! questions a few plies down, each answer kept as it is found.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use connectk::experiment::question::{Question, ask};
+use connectk::{Mib, Player, Solver};
+
+use super::board::BoardArgs;
+
+/// Ask whether a player wins the empty board by a given ply, in pieces that are kept.
+///
+/// Answers one yes-or-no question about the empty board, "does --player win on ply --by-ply
+/// or sooner, whatever the other side does?", by alpha-beta over the first --depth plies: the
+/// positions --depth plies down are each asked with one null-window search, only as the
+/// answer needs them, and each answer is appended to --answers the moment it is found. A run
+/// cut short (by --time-limit, or killed) keeps every answer it found, and a rerun with the
+/// same --answers goes on from them, so a question too long for one sitting is answered over
+/// several (or by several machines' runs one after another). For the game length of a board
+/// whose outcome is known: a "no" for the winner by ply L puts the length after L, a "yes" at
+/// or before it.
+///
+/// Prints each answer found on stderr and the verdict on stdout: `yes`, `no`, or `unknown`
+/// when the time ran out. Exit status: 0 (whatever the verdict), 2 for bad input.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    board: BoardArgs,
+    /// The player asked about.
+    #[arg(long, value_parser = parse_player, value_name = "P1|P2")]
+    player: Player,
+    /// The last ply on which the win may come (1 to the number of cells).
+    #[arg(long, value_name = "PLY")]
+    by_ply: u32,
+    /// Plies searched by this command before the questions handed to the solver (0: one
+    /// search of the whole question). Deeper splits keep smaller pieces and ask more of them.
+    #[arg(long, default_value_t = 2, value_name = "PLIES")]
+    depth: u32,
+    /// The CSV the answers are read from and appended to.
+    #[arg(long, value_name = "FILE")]
+    answers: PathBuf,
+    /// Stop after this many seconds (the search under way is dropped; every answer found is
+    /// kept). Default: no limit.
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+    /// Transposition table, in MiB.
+    #[arg(long, default_value_t = Mib(1024), value_name = "MIB")]
+    table_mb: Mib,
+}
+
+/// `P1` or `P2`.
+fn parse_player(text: &str) -> Result<Player, String> {
+    match text {
+        "P1" | "p1" => Ok(Player::P1),
+        "P2" | "p2" => Ok(Player::P2),
+        _ => Err(format!("{text:?} is not a player: give P1 or P2")),
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let rules = args.board.rules()?;
+    if args.by_ply == 0 || args.by_ply > rules.cells() {
+        anyhow::bail!(
+            "--by-ply {}: give a ply from 1 to {} (the board's cells)",
+            args.by_ply,
+            rules.cells()
+        );
+    }
+    if args.depth > rules.cells() {
+        anyhow::bail!(
+            "--depth {}: give at most {} (the board's cells)",
+            args.depth,
+            rules.cells()
+        );
+    }
+    let time = match args.time_limit {
+        Some(s) if s > 0.0 && s <= 1e7 => Some(Duration::from_secs_f64(s)),
+        Some(s) => anyhow::bail!("--time-limit {s}: give seconds from 0 to 10000000"),
+        None => None,
+    };
+    super::check_memory("--table-mb", args.table_mb, 1)?;
+    let question = Question {
+        rules,
+        player: args.player,
+        by_ply: args.by_ply,
+    };
+    let mut solver = Solver::new(args.table_mb);
+    let asked = ask(
+        question,
+        args.depth,
+        time,
+        &args.answers,
+        &mut solver,
+        &mut |row| {
+            errln!(
+                "{} probe {}: {} ({} nodes, {:.1} s)",
+                if row.moves.is_empty() {
+                    "(empty)"
+                } else {
+                    &row.moves
+                },
+                row.probe,
+                if row.above { "above" } else { "not above" },
+                row.nodes,
+                row.seconds
+            );
+        },
+    )?;
+    let verdict = match asked.answer {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "unknown (the time ran out; a rerun with the same --answers goes on)",
+    };
+    outln!(
+        "does {} win {rules} by ply {}? {verdict}: {} answers found now ({} nodes, {:.0} s), \
+         {} read from {}",
+        args.player,
+        args.by_ply,
+        asked.searched,
+        asked.nodes,
+        asked.seconds,
+        asked.reused,
+        args.answers.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

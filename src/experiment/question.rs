@@ -1,0 +1,244 @@
+//! One yes-or-no question about a board's empty position, "does this player win on this ply
+//! or sooner?", split into the questions a few plies down that decide it. Each of those is one
+//! null-window search, and its answer is written to a CSV the moment it is found: a run cut
+//! short (a time limit, a session's end) keeps every answer, and a rerun asks only what is
+//! left. One monolithic search of the same question keeps nothing when it is cut short, which
+//! is what left misère 7x7's game length open after run upon run of hours.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::export::ExportError;
+use super::store::{Record, Store};
+use crate::engine::notation;
+use crate::engine::outcome::{GameResult, Player};
+use crate::engine::position::{Column, Position};
+use crate::engine::rules::Rules;
+use crate::solver::score::{Score, loss_at, win_at};
+use crate::solver::{Budget, Solver};
+
+/// The question: does `player` win the game from the empty board of `rules` on ply `by_ply`
+/// or sooner, whatever the other side does?
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Question {
+    /// The board and its rules.
+    pub rules: Rules,
+    /// The player asked about.
+    pub player: Player,
+    /// The last ply on which the win may come.
+    pub by_ply: u32,
+}
+
+/// One answer kept: whether the score of the position after `moves` (for its side to move)
+/// is above `probe`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AnswerRow {
+    /// The canonical key of the position (mirror images share it), in hexadecimal.
+    pub key: String,
+    /// A line that reaches it, in the command line's notation.
+    pub moves: String,
+    /// The score the question compares with (`win_at(cells, q) = cells + 1 - q` is the score
+    /// of a win on ply `q`, its negation a loss on that ply, zero a draw).
+    pub probe: i32,
+    /// Whether the score is above the probe.
+    pub above: bool,
+    /// Nodes of the search.
+    pub nodes: u64,
+    /// Its wall time in seconds.
+    pub seconds: f64,
+}
+
+impl Record for AnswerRow {
+    type Key = (String, i32);
+
+    fn key(&self) -> (String, i32) {
+        (self.key.clone(), self.probe)
+    }
+}
+
+/// What a run found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Asked {
+    /// The answer to the question; `None` when the time ran out first (a rerun goes on).
+    pub answer: Option<bool>,
+    /// Answers the run read from the CSV and used.
+    pub reused: usize,
+    /// Searches the run finished (each written to the CSV).
+    pub searched: usize,
+    /// Their nodes.
+    pub nodes: u64,
+    /// Their time in seconds.
+    pub seconds: f64,
+}
+
+/// Answers `question` by alpha-beta over the first `depth` plies, asking the solver about the
+/// positions `depth` plies down (null-window searches) only as the answer needs them, within
+/// `time` in all (none: no limit). Answers are read from and appended to the CSV at `path`;
+/// `on_answer` is told each new one.
+///
+/// # Errors
+/// [`ExportError`] when the CSV cannot be read or written.
+pub fn ask(
+    question: Question,
+    depth: u32,
+    time: Option<Duration>,
+    path: &Path,
+    solver: &mut Solver,
+    on_answer: &mut dyn FnMut(&AnswerRow),
+) -> Result<Asked, ExportError> {
+    let store = Store::<AnswerRow>::open(path)?;
+    let known = store
+        .rows()?
+        .into_iter()
+        .map(|row| ((row.key, row.probe), row.above))
+        .collect();
+    let mut asker = Asker {
+        rules: question.rules,
+        depth,
+        deadline: time.map(|t| Instant::now() + t),
+        known,
+        memo: HashMap::new(),
+        store,
+        solver,
+        on_answer,
+        asked: Asked {
+            answer: None,
+            reused: 0,
+            searched: 0,
+            nodes: 0,
+            seconds: 0.0,
+        },
+        failed: None,
+    };
+    let root = Position::new(question.rules);
+    // "`player` wins on ply `by_ply` or sooner" is "P1's score is at least the score of that
+    // win" for P1, and "P1's score is at most the score of that loss" for P2.
+    let win = win_at(question.rules.cells(), question.by_ply);
+    let answer = match question.player {
+        Player::P1 => asker.above(&root, &mut Vec::new(), win - 1),
+        Player::P2 => asker
+            .above(&root, &mut Vec::new(), -win)
+            .map(|above| !above),
+    };
+    if let Some(e) = asker.failed {
+        return Err(e);
+    }
+    Ok(Asked {
+        answer,
+        ..asker.asked
+    })
+}
+
+/// The state of one run.
+struct Asker<'a> {
+    rules: Rules,
+    depth: u32,
+    deadline: Option<Instant>,
+    /// Answers in the CSV, by canonical key and probe.
+    known: HashMap<(String, i32), bool>,
+    /// Answers found above the searched positions, likewise.
+    memo: HashMap<(String, i32), bool>,
+    store: Store<AnswerRow>,
+    solver: &'a mut Solver,
+    on_answer: &'a mut dyn FnMut(&AnswerRow),
+    asked: Asked,
+    failed: Option<ExportError>,
+}
+
+impl Asker<'_> {
+    /// Whether the score of `pos` (reached by `moves`) is above `probe`; `None` when the time
+    /// ran out (or a write failed) before it was known.
+    fn above(&mut self, pos: &Position, moves: &mut Vec<Column>, probe: Score) -> Option<bool> {
+        if pos.is_over() {
+            return Some(final_score(pos) > probe);
+        }
+        let key = (format!("{:x}", pos.canonical_key().0), probe);
+        if let Some(&answer) = self.memo.get(&key) {
+            return Some(answer);
+        }
+        if moves.len() as u32 >= self.depth {
+            return self.search(pos, moves, key);
+        }
+        // Above the probe exactly when some move leaves the opponent at or below its
+        // negation. Mirror images of a position ask the same question: one is enough.
+        let mut seen = Vec::new();
+        let mut answer = false;
+        for column in centre_first(pos) {
+            let child = pos.played(column).expect("legal column");
+            let image = child.canonical_key().0;
+            if seen.contains(&image) {
+                continue;
+            }
+            seen.push(image);
+            moves.push(column);
+            let child_above = self.above(&child, moves, -probe - 1);
+            moves.pop();
+            if !child_above? {
+                answer = true;
+                break;
+            }
+        }
+        self.memo.insert(key, answer);
+        Some(answer)
+    }
+
+    /// The answer for the position `pos` at the split's depth: from the CSV, or by a
+    /// null-window search within the time left, whose answer is appended to the CSV.
+    fn search(
+        &mut self,
+        pos: &Position,
+        moves: &[Column],
+        (key, probe): (String, i32),
+    ) -> Option<bool> {
+        if let Some(&answer) = self.known.get(&(key.clone(), probe)) {
+            self.asked.reused += 1;
+            return Some(answer);
+        }
+        let left = match self.deadline {
+            Some(deadline) => Budget::time(deadline.checked_duration_since(Instant::now())?),
+            None => Budget::UNLIMITED,
+        };
+        let (start, before) = (Instant::now(), self.solver.nodes());
+        let above = self.solver.limited(left, |s| s.above(pos, probe))?;
+        let row = AnswerRow {
+            key,
+            moves: notation::format(self.rules, moves),
+            probe,
+            above,
+            nodes: self.solver.nodes() - before,
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        if let Err(e) = self.store.append(&row) {
+            self.failed = Some(e);
+            return None;
+        }
+        self.asked.searched += 1;
+        self.asked.nodes += row.nodes;
+        self.asked.seconds += row.seconds;
+        (self.on_answer)(&row);
+        self.known.insert((row.key, probe), above);
+        Some(above)
+    }
+}
+
+/// The score of a finished game for the side to move of its last position.
+fn final_score(pos: &Position) -> Score {
+    let (cells, ply) = (pos.rules().cells(), pos.plies());
+    match pos.outcome().map(|o| o.result) {
+        Some(GameResult::Win(p)) if p == pos.to_move() => win_at(cells, ply),
+        Some(GameResult::Win(_)) => loss_at(cells, ply),
+        _ => 0,
+    }
+}
+
+/// The legal moves of `pos`, centre columns first (the likeliest to decide a question, as
+/// in the solver's own order).
+fn centre_first(pos: &Position) -> Vec<Column> {
+    let width = pos.rules().width() as i64;
+    let mut columns = pos.legal_columns();
+    columns.sort_by_key(|c| (2 * c.index() as i64 - (width - 1)).abs());
+    columns
+}

@@ -1,0 +1,139 @@
+//! `question`: a yes-or-no question about the empty board split into searches a few plies
+//! down, held against brute-force minimax (written apart from the solver) for every ply,
+//! both players and several depths, and resumed from its answers after being cut short.
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use connectk::experiment::question::{AnswerRow, Question, ask};
+use connectk::{Mib, Player, Rules, Solver, Variant, notation};
+
+use crate::support::brute::Grid;
+
+/// A fresh CSV path of its own for one question.
+fn fresh(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!(
+        "connectk-question-{}-{name}.csv",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// The brute-force score (solver convention: cells + 1 - q for a win on ply q, its negation
+/// for a loss, 0 for a draw) of the position after `moves`, for its side to move.
+fn brute_score(rules: Rules, moves: &str) -> i32 {
+    let mut grid = Grid::new(rules);
+    let (_, columns) = notation::parse(rules, moves).unwrap();
+    for column in columns {
+        grid.drop_disc(column.index() as usize);
+    }
+    grid.minimax(&mut Some(HashMap::new()))
+}
+
+/// Whether `player` wins by ply `by` when the empty board scores `score` for P1.
+fn wins_by(rules: Rules, score: i32, player: Player, by: u32) -> bool {
+    let win = (rules.cells() + 1) as i32 - by as i32;
+    match player {
+        Player::P1 => score >= win,
+        Player::P2 => score <= -win,
+    }
+}
+
+/// Every question on small boards, for both players, every ply and split depths 0 to 3, has
+/// the answer brute force gives; every search written down holds for its position.
+#[test]
+fn every_answer_agrees_with_brute_force() {
+    let boards = [
+        (3, 4, 3, Variant::Normal),
+        (3, 4, 3, Variant::Misere),
+        (3, 3, 4, Variant::Misere),
+        (4, 4, 4, Variant::Misere),
+        (3, 5, 3, Variant::Normal),
+    ];
+    let mut solver = Solver::new(Mib(16));
+    let mut checked = HashSet::new();
+    for (k, width, height, variant) in boards {
+        let rules = Rules::new(k, width, height, variant).unwrap();
+        let score = brute_score(rules, "");
+        let mut yes = 0;
+        for player in [Player::P1, Player::P2] {
+            for by_ply in 1..=rules.cells() {
+                let expected = wins_by(rules, score, player, by_ply);
+                yes += usize::from(expected);
+                for depth in 0..=3 {
+                    let path = fresh(&format!("{rules}-{player}-{by_ply}-{depth}"));
+                    let question = Question {
+                        rules,
+                        player,
+                        by_ply,
+                    };
+                    let mut rows = Vec::new();
+                    let asked = ask(question, depth, None, &path, &mut solver, &mut |row| {
+                        rows.push(row.clone());
+                    })
+                    .unwrap();
+                    assert_eq!(
+                        asked.answer,
+                        Some(expected),
+                        "{rules}: does {player} win by ply {by_ply}? (depth {depth})"
+                    );
+                    for row in rows {
+                        if checked.insert((rules.to_string(), row.moves.clone(), row.probe)) {
+                            let score = brute_score(rules, &row.moves);
+                            assert_eq!(score > row.probe, row.above, "{rules}: {row:?}");
+                        }
+                    }
+                    std::fs::remove_file(&path).unwrap();
+                }
+            }
+        }
+        // Both answers occur on every board, so that the test can tell them apart.
+        assert!(yes > 0 && yes < 2 * rules.cells() as usize, "{rules}");
+    }
+}
+
+/// A question cut short keeps its answers: runs with growing time limits each go on from the
+/// CSV, never ask a position twice, and end with the answer one run finds; a rerun then asks
+/// nothing.
+#[test]
+fn a_question_cut_short_goes_on_from_its_answers() {
+    let rules = Rules::new(4, 5, 4, Variant::Misere).unwrap();
+    let path = fresh("resumed");
+    let question = Question {
+        rules,
+        player: Player::P2,
+        by_ply: 15,
+    };
+    let expected = wins_by(rules, brute_score(rules, ""), Player::P2, 15);
+    let mut time = Duration::from_micros(50);
+    let mut cut_short = 0;
+    let answer = loop {
+        // A fresh solver each run, as a new process has.
+        let mut solver = Solver::new(Mib(16));
+        let asked = ask(question, 3, Some(time), &path, &mut solver, &mut |_| {}).unwrap();
+        if let Some(answer) = asked.answer {
+            break answer;
+        }
+        cut_short += 1;
+        time *= 2;
+    };
+    assert_eq!(answer, expected);
+    assert!(
+        cut_short > 0,
+        "the first run had time enough: nothing was resumed"
+    );
+    let rows: Vec<AnswerRow> = csv::Reader::from_path(&path)
+        .unwrap()
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let keys: HashSet<(String, i32)> = rows.iter().map(|r| (r.key.clone(), r.probe)).collect();
+    assert_eq!(keys.len(), rows.len(), "a position was asked twice");
+    let mut solver = Solver::new(Mib(16));
+    let again = ask(question, 3, None, &path, &mut solver, &mut |_| {}).unwrap();
+    assert_eq!((again.answer, again.searched), (Some(expected), 0));
+    assert!(again.reused > 0);
+    std::fs::remove_file(&path).unwrap();
+}

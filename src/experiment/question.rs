@@ -166,7 +166,8 @@ impl Asker<'_> {
         // negation. Mirror images of a position ask the same question: one is enough.
         let mut seen = Vec::new();
         let mut answer = false;
-        for column in centre_first(pos) {
+        // The search's own order: the likeliest refutation first.
+        for column in self.solver.move_order(pos, moves.last().copied()) {
             let child = pos.played(column).expect("legal column");
             let image = child.canonical_key().0;
             if seen.contains(&image) {
@@ -232,13 +233,4 @@ fn final_score(pos: &Position) -> Score {
         Some(GameResult::Win(_)) => loss_at(cells, ply),
         _ => 0,
     }
-}
-
-/// The legal moves of `pos`, centre columns first (the likeliest to decide a question, as
-/// in the solver's own order).
-fn centre_first(pos: &Position) -> Vec<Column> {
-    let width = pos.rules().width() as i64;
-    let mut columns = pos.legal_columns();
-    columns.sort_by_key(|c| (2 * c.index() as i64 - (width - 1)).abs());
-    columns
 }

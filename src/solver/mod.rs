@@ -645,6 +645,20 @@ impl Solver {
         }
     }
 
+    /// The legal moves of `pos` (not over), reached by the move `last`, in the order the
+    /// search tries them (see `Search::move_order`).
+    pub(crate) fn move_order(&mut self, pos: &Position, last: Option<Column>) -> Vec<Column> {
+        fn run<B: Bits>(search: &mut Search<B>, pos: &Position, last: Option<u32>) -> Vec<u32> {
+            search.move_order(&pos.convert::<B>().expect("backend chosen to fit"), last)
+        }
+        let last = last.map(Column::index);
+        let columns = match self.backend(pos.rules()) {
+            Backend::Narrow(s) => run(s, pos, last),
+            Backend::Wide(s) => run(s, pos, last),
+        };
+        columns.into_iter().map(Column::new).collect()
+    }
+
     /// Fail-soft alpha-beta score of a non-terminal position inside `alpha..beta`.
     fn window(&mut self, pos: &Position, alpha: Score, beta: Score) -> Score {
         fn run<B: Bits>(

@@ -740,6 +740,34 @@ impl<B: Bits> Search<B> {
         -self.node(&child, -window.beta, -window.alpha, hint)
     }
 
+    /// The legal moves of `pos` (not over) in the order this search tries them: the table's
+    /// best move from an earlier search first, then [`MoveOrder::sort`]'s order, told the
+    /// last move `last` (the misère ordering answers on top of it). For a caller that splits a
+    /// question into its children's (see `experiment::question`): the likeliest refutation
+    /// first, as in the search itself.
+    pub(crate) fn move_order(&mut self, pos: &Position<B>, last: Option<u32>) -> Vec<u32> {
+        let empty = self.layout.full() & !pos.mask();
+        let their_threats = self.layout.completing_cells(pos.opponent()) & empty;
+        let above_last = last.map_or(B::ZERO, |c| pos.playable() & self.layout.column_mask(c));
+        let mut list = Vec::new();
+        self.order.sort(
+            pos,
+            pos.playable(),
+            above_last,
+            their_threats,
+            &ThreatsAfter::new(),
+            &mut list,
+        );
+        let slot = self.locate(pos);
+        if let Some(column) = self.table.get(slot.key, slot.near).and_then(|k| k.best) {
+            let column = slot.symmetry.undo(column, self.layout.rules().width());
+            MoveOrder::put_first(&self.layout, column, &mut list);
+        }
+        list.iter()
+            .map(|r| self.layout.bit_cell(r.bit).column)
+            .collect()
+    }
+
     /// Move ordering and table probe: sorts `moves` into the node's move list, likeliest
     /// refutation first (see [`MoveOrder::sort`], which is given `above_last` and
     /// `their_threats`), then narrows `window` to the bounds the

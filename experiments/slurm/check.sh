@@ -265,6 +265,22 @@ check_quarto_prove() {
     same "quarto prove's outcome" "$tmp/quarto-prove-slurm.txt" "$tmp/quarto-prove-local.txt"
 }
 
+# One question in pieces as a job (`sbatch --wait`), whose verdict must be the one a local run
+# gives (the counts of searches and their times may differ).
+check_question() {
+    export QUESTION_RULES=misere QUESTION_WIDTH=5 QUESTION_HEIGHT=4 QUESTION_PLAYER=P2
+    export QUESTION_BY_PLY=15 QUESTION_DEPTH=3 QUESTION_TABLE_MB=16 QUESTION_ANSWERS=question.csv
+    timeout "$timeout" sbatch --wait --chdir="$tmp/slurm" --output="$tmp/log/question.out" \
+        --cpus-per-task=1 --mem=1G "$here/question.sbatch" >/dev/null ||
+        fail "question: the job failed; see $tmp/log/question.out"
+    local_run question question --rules misere --width 5 --height 4 --player P2 --by-ply 15 \
+        --depth 3 --table-mb 16 --answers "$tmp/local/question.csv"
+    grep -o '^does .*? [a-z]*' "$tmp/log/question.out" >"$tmp/question-slurm.txt" ||
+        fail "question: the job printed no verdict; see $tmp/log/question.out"
+    grep -o '^does .*? [a-z]*' "$tmp/log/local-question.out" >"$tmp/question-local.txt"
+    same "question's verdict" "$tmp/question-slurm.txt" "$tmp/question-local.txt"
+}
+
 # slurmd starts jobs as their owner, which takes root on a single machine.
 [ "$(id -u)" = 0 ] || skip "slurmd needs root to start jobs; run this as root"
 install_slurm
@@ -279,4 +295,5 @@ check_sizes
 check_annulus
 check_quarto
 check_quarto_prove
-echo "slurm check: passed: table1, sizes, annulus, quarto split and quarto prove arrays agree with local runs ($((SECONDS - started)) s)"
+check_question
+echo "slurm check: passed: table1, sizes, annulus, quarto split and quarto prove arrays and a question job agree with local runs ($((SECONDS - started)) s)"

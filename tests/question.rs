@@ -137,3 +137,104 @@ fn a_question_cut_short_goes_on_from_its_answers() {
     assert!(again.reused > 0);
     std::fs::remove_file(&path).unwrap();
 }
+
+/// Runs the binary with `args`; returns whether it succeeded, its stdout and its stderr.
+fn connectk(args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_connectk"))
+        .args(args)
+        .output()
+        .unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (out.status.success(), text(out.stdout), text(out.stderr))
+}
+
+/// From the command line: a `sizes` run cut short leaves misère 5x5 open; two questions added
+/// to its open.csv narrow the range to the last two plies it can be; the next `sizes` run goes
+/// on from there to the row one solve finds (P1 on ply 22). An answer that contradicts the
+/// open file is refused with exit status 2 and nothing added.
+#[test]
+fn answers_narrow_a_sizes_run_that_goes_on_from_them() {
+    let dir = std::env::temp_dir().join(format!("connectk-question-sizes-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    let sizes = |time: &str| {
+        let args = [
+            "sizes",
+            "--rules",
+            "misere",
+            "--min-side",
+            "5",
+            "--min-sum",
+            "10",
+            "--max-sum",
+            "10",
+            "--threads",
+            "1",
+            "--table-mb",
+            "16",
+            "--time-limit",
+            time,
+            "--out",
+            out,
+        ];
+        let (ok, _, stderr) = connectk(&args);
+        assert!(ok, "{stderr}");
+    };
+    sizes("0.0001");
+    let open = dir.join("open.csv");
+    let answers = dir.join("answers.csv");
+    let ask = |player: &str, by: &str, open: &std::path::Path| {
+        connectk(&[
+            "question",
+            "--rules",
+            "misere",
+            "--width",
+            "5",
+            "--height",
+            "5",
+            "--player",
+            player,
+            "--by-ply",
+            by,
+            "--depth",
+            "2",
+            "--table-mb",
+            "16",
+            "--answers",
+            answers.to_str().unwrap(),
+            "--open",
+            open.to_str().unwrap(),
+        ])
+    };
+    let (ok, stdout, stderr) = ask("P1", "22", &open);
+    assert!(ok && stdout.contains("? yes"), "{stdout}{stderr}");
+    let (ok, stdout, stderr) = ask("P1", "20", &open);
+    assert!(ok && stdout.contains("? no"), "{stdout}{stderr}");
+    assert!(stderr.contains("last ply 21 to 22"), "{stderr}");
+    let text = std::fs::read_to_string(&open).unwrap();
+    let header = text.lines().next().unwrap().to_string();
+    sizes("600");
+    let rows = std::fs::read_to_string(dir.join("sizes.csv")).unwrap();
+    assert!(rows.contains("misere,4,5,5,25,P1,22,"), "{rows}");
+    // An open file that gives misère 5x5 to P2 is contradicted by P1's win by ply 22.
+    let forged = dir.join("forged.csv");
+    let columns: Vec<&str> = header.split(',').collect();
+    let row: Vec<&str> = columns
+        .iter()
+        .map(|c| match *c {
+            "rules" => "misere",
+            "k" => "4",
+            "width" | "height" => "5",
+            "seconds_each" => "1.0",
+            "outcome" => "P2",
+            "nodes" => "1",
+            _ => "",
+        })
+        .collect();
+    std::fs::write(&forged, format!("{header}\n{}\n", row.join(","))).unwrap();
+    let before = std::fs::read_to_string(&forged).unwrap();
+    let (ok, _, stderr) = ask("P1", "22", &forged);
+    assert!(!ok && stderr.contains("contradicts"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&forged).unwrap(), before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use connectk::experiment::question::{Question, ask};
+use connectk::experiment::sizes::add_answer;
 use connectk::{Mib, Player, Solver};
 
 use super::board::BoardArgs;
@@ -48,6 +49,11 @@ pub struct Args {
     /// Transposition table, in MiB.
     #[arg(long, default_value_t = Mib(1024), value_name = "MIB")]
     table_mb: Mib,
+    /// The open.csv of a `sizes` run that tried this board: once answered, the answer is
+    /// added to it as a new attempt with the narrower range of lengths (refused where it
+    /// contradicts the attempt there), and the next `sizes` run goes on from it.
+    #[arg(long, value_name = "FILE")]
+    open: Option<PathBuf>,
 }
 
 /// `P1` or `P2`.
@@ -108,6 +114,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         },
     )?;
+    if let (Some(open), Some(answer)) = (&args.open, asked.answer) {
+        let cost = (asked.all_nodes, asked.all_seconds);
+        let added = add_answer(open, rules, (args.player, args.by_ply, answer), cost)?;
+        match added {
+            Some(a) => errln!(
+                "added to {}: {rules}, {}, last ply {} to {}",
+                open.display(),
+                a.outcome.map_or("unknown", |o| o.label()),
+                a.remoteness_min.unwrap_or(1),
+                a.remoteness_max.unwrap_or(rules.cells())
+            ),
+            None => errln!("{} already says as much: nothing added", open.display()),
+        }
+    }
     let verdict = match asked.answer {
         Some(true) => "yes",
         Some(false) => "no",

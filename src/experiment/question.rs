@@ -72,6 +72,10 @@ pub struct Asked {
     pub nodes: u64,
     /// Their time in seconds.
     pub seconds: f64,
+    /// Nodes of every answer in the CSV, earlier runs' included: what the question cost so far.
+    pub all_nodes: u64,
+    /// Their time in seconds.
+    pub all_seconds: f64,
 }
 
 /// Answers `question` by alpha-beta over the first `depth` plies, asking the solver about the
@@ -90,8 +94,10 @@ pub fn ask(
     on_answer: &mut dyn FnMut(&AnswerRow),
 ) -> Result<Asked, ExportError> {
     let store = Store::<AnswerRow>::open(path)?;
-    let known = store
-        .rows()?
+    let rows = store.rows()?;
+    let earlier_nodes = rows.iter().map(|r| r.nodes).sum::<u64>();
+    let earlier_seconds = rows.iter().map(|r| r.seconds).sum::<f64>();
+    let known = rows
         .into_iter()
         .map(|row| ((row.key, row.probe), row.above))
         .collect();
@@ -110,6 +116,8 @@ pub fn ask(
             searched: 0,
             nodes: 0,
             seconds: 0.0,
+            all_nodes: 0,
+            all_seconds: 0.0,
         },
         failed: None,
     };
@@ -126,9 +134,12 @@ pub fn ask(
     if let Some(e) = asker.failed {
         return Err(e);
     }
+    let asked = asker.asked;
     Ok(Asked {
         answer,
-        ..asker.asked
+        all_nodes: earlier_nodes + asked.nodes,
+        all_seconds: earlier_seconds + asked.seconds,
+        ..asked
     })
 }
 

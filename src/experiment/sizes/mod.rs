@@ -6,6 +6,7 @@
 //! settled within the time budget are written to `open.csv` with how far they got (the outcome,
 //! when an outcome-only solve finished), and tried again by a rerun.
 
+mod answer;
 mod published;
 mod report;
 mod row;
@@ -26,6 +27,7 @@ use crate::solver::{Budget, Depth, Mib, Partial, Solution, Solver, Value};
 use crate::strategy::{StrategyName, table1};
 use crate::verify::{Claim, Verdict, verify};
 
+pub use answer::{AnswerError, add_answer};
 pub(crate) use published::normal_connect_four;
 pub use published::{NotPublished, Published};
 pub(crate) use report::markdown;

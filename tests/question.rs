@@ -238,3 +238,26 @@ fn answers_narrow_a_sizes_run_that_goes_on_from_them() {
     assert_eq!(std::fs::read_to_string(&forged).unwrap(), before);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Keys and probes mean something only on their own board: a file of another board's answers
+/// is refused, naming the line, and left as it was.
+#[test]
+fn answers_of_another_board_are_refused() {
+    let path = fresh("another-board");
+    let mut solver = Solver::new(Mib(16));
+    let question = |width| Question {
+        rules: Rules::new(4, width, 4, Variant::Misere).unwrap(),
+        player: Player::P2,
+        by_ply: 13,
+    };
+    ask(question(4), 2, None, &path, &mut solver, &mut |_| {}).unwrap();
+    let before = std::fs::read_to_string(&path).unwrap();
+    let error = ask(question(5), 2, None, &path, &mut solver, &mut |_| {}).unwrap_err();
+    let message = error.to_string();
+    assert!(
+        message.contains("line 2") && message.contains("not misere k=4 5x4"),
+        "{message}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+    std::fs::remove_file(&path).unwrap();
+}

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::export::ExportError;
+use super::export::csv::LineProblem;
 use super::store::{Record, Store};
 use crate::engine::notation;
 use crate::engine::outcome::{GameResult, Player};
@@ -36,6 +37,9 @@ pub struct Question {
 /// is above `probe`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AnswerRow {
+    /// The board and rules, as `misere k=4 7x7`: keys and probes mean something only on
+    /// their own board, so a file holds the answers of one board.
+    pub board: String,
     /// The canonical key of the position (mirror images share it), in hexadecimal.
     pub key: String,
     /// A line that reaches it, in the command line's notation.
@@ -95,6 +99,20 @@ pub fn ask(
 ) -> Result<Asked, ExportError> {
     let store = Store::<AnswerRow>::open(path)?;
     let rows = store.rows()?;
+    let board = question.rules.to_string();
+    if let Some((i, row)) = rows.iter().enumerate().find(|(_, r)| r.board != board) {
+        return Err(ExportError::Unreadable {
+            path: path.display().to_string(),
+            line: i as u64 + 2,
+            problem: LineProblem {
+                field: Some("board".into()),
+                message: format!(
+                    "an answer about {}, not {board}: give each board a file of its own",
+                    row.board
+                ),
+            },
+        });
+    }
     let earlier_nodes = rows.iter().map(|r| r.nodes).sum::<u64>();
     let earlier_seconds = rows.iter().map(|r| r.seconds).sum::<f64>();
     let known = rows
@@ -216,6 +234,7 @@ impl Asker<'_> {
         let (start, before) = (Instant::now(), self.solver.nodes());
         let above = self.solver.limited(left, |s| s.above(pos, probe))?;
         let row = AnswerRow {
+            board: self.rules.to_string(),
             key,
             moves: notation::format(self.rules, moves),
             probe,

@@ -216,7 +216,7 @@ fn refused(args: Vec<String>) -> Case {
 
 /// The kinds of hostile invocation, one picked at random for each case (a command that runs
 /// to its end unread is listed twice, as it was drawn twice as often).
-const KINDS: [fn(&mut ChaCha8Rng, &Files) -> Case; 19] = [
+const KINDS: [fn(&mut ChaCha8Rng, &Files) -> Case; 20] = [
     show,
     solve_option,
     solve_board,
@@ -234,6 +234,7 @@ const KINDS: [fn(&mut ChaCha8Rng, &Files) -> Case; 19] = [
     unknown_command,
     quarto_option,
     bad_files_or_server,
+    question,
     quiet_end,
     quiet_end,
 ];
@@ -525,6 +526,47 @@ fn uci_dataset(rng: &mut ChaCha8Rng, files: &Files) -> Case {
         1 => args.extend(words(&["--every", "2", "--offset", "2"])),
         2 => args.extend(words(&["--threads", "0"])),
         _ => args.extend(words(&["--table-mb", "65536"])),
+    }
+    refused(args)
+}
+
+/// `question` with one bad value: a player, a ply, a depth, a time or a file of answers that
+/// is not one (each refused before any search).
+fn question(rng: &mut ChaCha8Rng, files: &Files) -> Case {
+    let answers = files.display("question.csv");
+    let mut args = words(&["question", "--width", "4", "--height", "4"]);
+    let (player, by_ply) = ("P2", "13");
+    let (option, value) = match rng.random_range(0..6) {
+        0 => ("--player", pick(rng, &["P3", "", "first", "2"]).to_string()),
+        1 => (
+            "--by-ply",
+            pick(rng, &["0", "17", "-1", "x", ""]).to_string(),
+        ),
+        2 => ("--depth", pick(rng, &["17", "-1", "deep"]).to_string()),
+        3 => (
+            "--time-limit",
+            pick(rng, &["0", "-1", "NaN", "1e99"]).to_string(),
+        ),
+        4 => ("--table-mb", pick(rng, &["65536", "lots"]).to_string()),
+        _ => {
+            let file = pick(rng, &[UNWRITABLE, "a-directory", "garbage.txt"]);
+            ("--answers", files.word(file))
+        }
+    };
+    for (name, default) in [
+        ("--player", player),
+        ("--by-ply", by_ply),
+        ("--answers", &answers),
+    ] {
+        let given = if name == option {
+            value.as_str()
+        } else {
+            default
+        };
+        args.extend(words(&[name, given]));
+    }
+    if !["--player", "--by-ply", "--answers"].contains(&option) {
+        args.extend([option.to_string(), value]);
     }
     refused(args)
 }

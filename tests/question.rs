@@ -135,6 +135,9 @@ fn a_question_cut_short_goes_on_from_its_answers() {
     let again = ask(question, 3, None, &path, &mut solver, &mut |_| {}).unwrap();
     assert_eq!((again.answer, again.searched), (Some(expected), 0));
     assert!(again.reused > 0);
+    // A deeper split reads the shallower one's searches where its tree meets them.
+    let deeper = ask(question, 5, None, &path, &mut solver, &mut |_| {}).unwrap();
+    assert_eq!((deeper.answer, deeper.searched), (Some(expected), 0));
     std::fs::remove_file(&path).unwrap();
 }
 

@@ -188,6 +188,11 @@ impl Asker<'_> {
         if let Some(&answer) = self.memo.get(&key) {
             return Some(answer);
         }
+        // A search of this position kept from a run with a shallower split answers it too.
+        if let Some(&answer) = self.known.get(&key) {
+            self.asked.reused += 1;
+            return Some(answer);
+        }
         if moves.len() as u32 >= self.depth {
             return self.search(pos, moves, key);
         }
@@ -215,18 +220,14 @@ impl Asker<'_> {
         Some(answer)
     }
 
-    /// The answer for the position `pos` at the split's depth: from the CSV, or by a
-    /// null-window search within the time left, whose answer is appended to the CSV.
+    /// The answer for the position `pos` at the split's depth, by a null-window search within
+    /// the time left, whose answer is appended to the CSV.
     fn search(
         &mut self,
         pos: &Position,
         moves: &[Column],
         (key, probe): (String, i32),
     ) -> Option<bool> {
-        if let Some(&answer) = self.known.get(&(key.clone(), probe)) {
-            self.asked.reused += 1;
-            return Some(answer);
-        }
         let left = match self.deadline {
             Some(deadline) => Budget::time(deadline.checked_duration_since(Instant::now())?),
             None => Budget::UNLIMITED,

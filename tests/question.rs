@@ -143,10 +143,7 @@ fn a_question_cut_short_goes_on_from_its_answers() {
 
 /// Runs the binary with `args`; returns whether it succeeded, its stdout and its stderr.
 fn connectk(args: &[&str]) -> (bool, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_connectk"))
-        .args(args)
-        .output()
-        .unwrap();
+    let out = crate::support::binary::connectk(args, "");
     let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
     (out.status.success(), text(out.stdout), text(out.stderr))
 }

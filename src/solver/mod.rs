@@ -444,6 +444,18 @@ impl Solver {
         }
     }
 
+    /// The exact score of `pos` that `value` stands for: `None` for a value without
+    /// remoteness, or one no score stands for (a game longer than the cells left).
+    fn score_of(pos: &Position, value: Value) -> Option<Score> {
+        let remoteness = value.remoteness?;
+        let known = Partial {
+            result: Some(value.result),
+            remoteness: Some((remoteness, remoteness)),
+        };
+        let (score, _) = known.scores(pos.rules().cells(), pos.plies(), pos.to_move());
+        (Self::value_of(pos, score, Depth::Strong) == value).then_some(score)
+    }
+
     /// Solves `pos` exactly: result and remoteness (no best moves).
     pub fn solve(&mut self, pos: &Position) -> Solution {
         self.solve_at(pos, Depth::Strong)
@@ -632,15 +644,9 @@ impl Solver {
     /// search (none for a finished game). Inside [`Solver::limited`], an answer after the
     /// budget ran out means nothing.
     pub(crate) fn above(&mut self, pos: &Position, probe: Score) -> bool {
-        match self.value_without_search(pos, Depth::Strong) {
-            Some(value) => {
-                let known = Partial {
-                    result: Some(value.result),
-                    remoteness: value.remoteness.map(|r| (r, r)),
-                };
-                let (cells, plies, to_move) = (pos.rules().cells(), pos.plies(), pos.to_move());
-                known.scores(cells, plies, to_move).0 > probe
-            }
+        let known = self.value_without_search(pos, Depth::Strong);
+        match known.and_then(|value| Self::score_of(pos, value)) {
+            Some(score) => score > probe,
             None => self.window(pos, probe, probe + 1) > probe,
         }
     }
@@ -768,22 +774,15 @@ impl Solver {
         if pos.is_over() {
             return (value == self.value(pos, Depth::Strong)).then(Vec::new);
         }
-        let known = Partial {
-            result: Some(value.result),
-            remoteness: Some((value.remoteness?, value.remoteness?)),
-        };
-        let (cells, plies, to_move) = (pos.rules().cells(), pos.plies(), pos.to_move());
-        let (score, _) = known.scores(cells, plies, to_move);
         // A value no score stands for (a game longer than the cells left) has no line.
-        (Value::from_score(score, cells, plies, to_move) == value)
-            .then(|| self.line_from(*pos, score, stepped))
-            .flatten()
+        let score = Self::score_of(pos, value)?;
+        self.line_from(*pos, score, stepped)
     }
 
     /// The line from `pos` along moves that keep the exact score `score`: each child found has
     /// score `-score`, so the next step needs no search for its own score; `stepped` is told
-    /// the line and the nodes so far after each move. `None` when no move keeps it (`score` was not the position's),
-    /// unless the budget ran out.
+    /// the line and the nodes so far after each move. `None` when no move keeps it (`score`
+    /// was not the position's), unless the budget ran out.
     fn line_from(
         &mut self,
         mut pos: Position,

@@ -20,7 +20,8 @@ use connectk::{Mib, Variant};
 /// Writes DIR/sizes.csv (one row per board, appended as boards finish, so a rerun resumes),
 /// DIR/open.csv (boards not settled within --time-limit, with how far they got: the outcome,
 /// the range of game lengths still possible and then the start of the principal variation,
-/// written down each time it narrows or grows; a rerun goes on from there), DIR/sizes.md (tables laid out like the published one),
+/// written down each time it narrows or grows; a rerun goes on from there), DIR/sizes.md
+/// (tables laid out like the published one),
 /// DIR/sizes-RULES-kK.svg and DIR/run.json. With --shard, only DIR/sizes.shard-I-of-N.csv and
 /// its open file are written; join the shards with `connectk merge`. Exit status: 0 when done
 /// (open boards are listed, not failures), 2 for bad input.
@@ -119,20 +120,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// How far an unsettled board has got: "open", its outcome, or its outcome and the game
-/// lengths still possible, with the nodes searched so far.
+/// How far an unsettled board has got: "open", or its outcome and what is known of the game
+/// length, with the nodes searched so far.
 fn open_verdict(attempt: &Attempt) -> String {
-    let value = match (
-        attempt.outcome,
-        attempt.remoteness_min,
-        attempt.remoteness_max,
-    ) {
-        (None, _, _) => "open".to_string(),
-        (Some(outcome), Some(min), Some(max)) if min == max && !attempt.line.is_empty() => {
-            format!("{outcome} on ply {min}, line found to {}", attempt.line)
-        }
-        (Some(outcome), Some(min), Some(max)) => format!("{outcome}, last ply {min} to {max}"),
-        (Some(outcome), _, _) => format!("{outcome}, length open"),
+    let value = match attempt.outcome {
+        Some(outcome) => format!("{outcome}, last ply {}", attempt.length_text()),
+        None => "open".to_string(),
     };
     format!("{value} ({:.2e} nodes)", attempt.nodes as f64)
 }

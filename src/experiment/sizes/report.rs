@@ -150,20 +150,13 @@ fn open_boards(doc: &mut Document, latest: &BTreeMap<Board, &Attempt>) {
                 "nodes (all attempts)",
             ],
             latest.values().map(|a| {
-                let length = match (a.remoteness_min, a.remoteness_max) {
-                    (Some(min), Some(max)) if min == max && !a.line.is_empty() => {
-                        format!("{min} (line found to `{}`)", a.line)
-                    }
-                    (Some(min), Some(max)) => format!("{min} to {max}"),
-                    _ => "unknown".into(),
-                };
                 vec![
                     a.rules.to_string(),
                     a.k.to_string(),
                     format!("{}x{}", a.width, a.height),
                     format!("{:.0}", a.seconds_each),
                     a.outcome.map_or("unknown", GameResult::label).to_string(),
-                    length,
+                    a.length_text(),
                     a.nodes.to_string(),
                 ]
             }),

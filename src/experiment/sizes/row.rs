@@ -127,10 +127,22 @@ impl Attempt {
         self.seconds.unwrap_or(self.seconds_each)
     }
 
+    /// What this attempt knows of the game length: `43 (line found to 5532)` once the length
+    /// is settled and part of its line found, `18 to 44` for a range, `unknown` before.
+    pub fn length_text(&self) -> String {
+        match (self.remoteness_min, self.remoteness_max) {
+            (Some(min), Some(max)) if min == max && !self.line.is_empty() => {
+                format!("{min} (line found to {})", self.line)
+            }
+            (Some(min), Some(max)) => format!("{min} to {max}"),
+            _ => "unknown".into(),
+        }
+    }
+
     /// How far this attempt went, for choosing among attempts at one board: what it settled
     /// first (an outcome, then the narrowest range of lengths, then the longest start of a
-    /// line), then the time it was given and the nodes it searched. An attempt that went on from an earlier one knows at least
-    /// as much, so it goes further.
+    /// line), then the time it was given and the nodes it searched. An attempt that went on
+    /// from an earlier one knows at least as much, so it goes further.
     pub(crate) fn reach(&self) -> (bool, Reverse<u32>, usize, u64, u64) {
         let range = match (self.remoteness_min, self.remoteness_max) {
             (Some(min), Some(max)) => max - min,

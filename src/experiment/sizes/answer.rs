@@ -50,16 +50,21 @@ pub fn add_answer(
     (nodes, seconds): (u64, f64),
 ) -> Result<Option<Attempt>, AnswerError> {
     let store = Store::<Attempt>::open(path)?;
+    let no_attempt = || AnswerError::NoAttempt {
+        path: path.display().to_string(),
+        board: rules.to_string(),
+    };
+    // The size tables hold flat boards only.
+    if rules.is_cylinder() {
+        return Err(no_attempt());
+    }
     let board = Board::flat(rules.variant(), rules.k(), rules.width(), rules.height());
     let earlier = store
         .rows()?
         .into_iter()
-        .filter(|a| a.board() == board && !rules.is_cylinder())
+        .filter(|a| a.board() == board)
         .max_by_key(Attempt::reach)
-        .ok_or_else(|| AnswerError::NoAttempt {
-            path: path.display().to_string(),
-            board: rules.to_string(),
-        })?;
+        .ok_or_else(no_attempt)?;
     let narrowed =
         narrow(&earlier, player, by_ply, answer).map_err(|reason| AnswerError::Contradiction {
             path: path.display().to_string(),
@@ -83,43 +88,37 @@ fn narrow(
     answer: bool,
 ) -> Result<Option<Attempt>, String> {
     let win = GameResult::Win(player);
-    let (min, max) = (attempt.remoteness_min, attempt.remoteness_max);
+    // A range not written down is every length the board allows.
+    let cells = attempt.board().rules().cells();
+    let known = (
+        attempt.remoteness_min.unwrap_or(1),
+        attempt.remoteness_max.unwrap_or(cells),
+    );
     let (min, max) = match (answer, attempt.outcome) {
         (true, Some(outcome)) if outcome != win => {
             return Err(format!(
                 "{player} wins by ply {by_ply}, but the outcome is {outcome}"
             ));
         }
-        (true, _) => (min.unwrap_or(1), max.map_or(by_ply, |m| m.min(by_ply))),
-        (false, Some(outcome)) if outcome == win => (
-            min.map_or(by_ply + 1, |m| m.max(by_ply + 1)),
-            max.unwrap_or(u32::MAX),
-        ),
+        (true, _) => (known.0, known.1.min(by_ply)),
+        (false, Some(outcome)) if outcome == win => (known.0.max(by_ply + 1), known.1),
         (false, _) => return Ok(None),
     };
     if min > max {
         return Err(format!(
             "{player} wins {} ply {by_ply}, but the game lasts {} to {} plies",
             if answer { "by" } else { "after" },
-            attempt.remoteness_min.unwrap_or(1),
-            attempt
-                .remoteness_max
-                .map_or("any".into(), |m| m.to_string())
+            known.0,
+            known.1
         ));
     }
-    let max = (max < u32::MAX).then_some(max);
-    if (
-        attempt.outcome,
-        attempt.remoteness_min,
-        attempt.remoteness_max,
-    ) == (Some(win), Some(min), max)
-    {
+    if attempt.outcome == Some(win) && (min, max) == known {
         return Ok(None);
     }
     Ok(Some(Attempt {
         outcome: Some(win),
         remoteness_min: Some(min),
-        remoteness_max: max.or(Some(attempt.board().rules().cells())),
+        remoteness_max: Some(max),
         line: String::new(),
         ..attempt.clone()
     }))

@@ -1,13 +1,13 @@
 //! `connectk question`: does a player win the empty board by a given ply? Split into
 //! questions a few plies down, each answer kept as it is found.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use connectk::experiment::question::{Question, ask};
+use connectk::experiment::question::{Asked, Question, ask};
 use connectk::experiment::sizes::add_answer;
-use connectk::{Mib, Player, Solver};
+use connectk::{Mib, Player, Rules, Solver};
 
 use super::board::BoardArgs;
 
@@ -67,25 +67,7 @@ fn parse_player(text: &str) -> Result<Player, String> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rules = args.board.rules()?;
-    if args.by_ply == 0 || args.by_ply > rules.cells() {
-        anyhow::bail!(
-            "--by-ply {}: give a ply from 1 to {} (the board's cells)",
-            args.by_ply,
-            rules.cells()
-        );
-    }
-    if args.depth > rules.cells() {
-        anyhow::bail!(
-            "--depth {}: give at most {} (the board's cells)",
-            args.depth,
-            rules.cells()
-        );
-    }
-    let time = match args.time_limit {
-        Some(s) if s > 0.0 && s <= 1e7 => Some(Duration::from_secs_f64(s)),
-        Some(s) => anyhow::bail!("--time-limit {s}: give seconds from 0 to 10000000"),
-        None => None,
-    };
+    let time = checked_time(&args, rules)?;
     super::check_memory("--table-mb", args.table_mb, 1)?;
     let question = Question {
         rules,
@@ -100,33 +82,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &args.answers,
         &mut solver,
         &mut |row| {
+            let moves = if row.moves.is_empty() {
+                "(empty)"
+            } else {
+                &row.moves
+            };
+            let side = if row.above { "above" } else { "not above" };
             errln!(
-                "{} probe {}: {} ({} nodes, {:.1} s)",
-                if row.moves.is_empty() {
-                    "(empty)"
-                } else {
-                    &row.moves
-                },
+                "{moves} probe {}: {side} ({} nodes, {:.1} s)",
                 row.probe,
-                if row.above { "above" } else { "not above" },
                 row.nodes,
                 row.seconds
             );
         },
     )?;
     if let (Some(open), Some(answer)) = (&args.open, asked.answer) {
-        let cost = (asked.all_nodes, asked.all_seconds);
-        let added = add_answer(open, rules, (args.player, args.by_ply, answer), cost)?;
-        match added {
-            Some(a) => errln!(
-                "added to {}: {rules}, {}, last ply {} to {}",
-                open.display(),
-                a.outcome.map_or("unknown", |o| o.label()),
-                a.remoteness_min.unwrap_or(1),
-                a.remoteness_max.unwrap_or(rules.cells())
-            ),
-            None => errln!("{} already says as much: nothing added", open.display()),
-        }
+        add_to_open(open, question, answer, &asked)?;
     }
     let verdict = match asked.answer {
         Some(true) => "yes",
@@ -145,4 +116,48 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.answers.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Checks the ply and depth against the board of `rules`; returns the time limit.
+fn checked_time(args: &Args, rules: Rules) -> anyhow::Result<Option<Duration>> {
+    if args.by_ply == 0 || args.by_ply > rules.cells() {
+        anyhow::bail!(
+            "--by-ply {}: give a ply from 1 to {} (the board's cells)",
+            args.by_ply,
+            rules.cells()
+        );
+    }
+    if args.depth > rules.cells() {
+        anyhow::bail!(
+            "--depth {}: give at most {} (the board's cells)",
+            args.depth,
+            rules.cells()
+        );
+    }
+    match args.time_limit {
+        Some(s) if s > 0.0 && s <= 1e7 => Ok(Some(Duration::from_secs_f64(s))),
+        Some(s) => anyhow::bail!("--time-limit {s}: give seconds from 0 to 10000000"),
+        None => Ok(None),
+    }
+}
+
+/// Adds `answer` to `question` to the sizes open file `open`, at what every answer so far
+/// cost, and says what it added.
+fn add_to_open(open: &Path, question: Question, answer: bool, asked: &Asked) -> anyhow::Result<()> {
+    let Question {
+        rules,
+        player,
+        by_ply,
+    } = question;
+    let cost = (asked.all_nodes, asked.all_seconds);
+    match add_answer(open, rules, (player, by_ply, answer), cost)? {
+        Some(a) => errln!(
+            "added to {}: {rules}, {}, last ply {}",
+            open.display(),
+            a.outcome.map_or("unknown", |o| o.label()),
+            a.length_text()
+        ),
+        None => errln!("{} already says as much: nothing added", open.display()),
+    }
+    Ok(())
 }

@@ -64,7 +64,7 @@ impl Record for AnswerRow {
 }
 
 /// What a run found.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Asked {
     /// The answer to the question; `None` when the time ran out first (a rerun goes on).
     pub answer: Option<bool>,
@@ -128,15 +128,7 @@ pub fn ask(
         store,
         solver,
         on_answer,
-        asked: Asked {
-            answer: None,
-            reused: 0,
-            searched: 0,
-            nodes: 0,
-            seconds: 0.0,
-            all_nodes: 0,
-            all_seconds: 0.0,
-        },
+        asked: Asked::default(),
         failed: None,
     };
     let root = Position::new(question.rules);

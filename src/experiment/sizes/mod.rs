@@ -323,11 +323,11 @@ fn ends_as(pos: &Position, line: &[Column], value: Value) -> bool {
 /// same result, with as many plies less), when `prefix` is a non-empty sequence of moves that
 /// is shorter than the game and does not end it.
 fn after_prefix(pos: &Position, value: Value, prefix: &[Column]) -> Option<(Position, Value)> {
-    let plies = u32::try_from(prefix.len()).ok()?;
-    let left = value.remoteness?.checked_sub(plies).filter(|&l| l > 0)?;
     if prefix.is_empty() {
         return None;
     }
+    let plies = u32::try_from(prefix.len()).ok()?;
+    let left = value.remoteness?.checked_sub(plies).filter(|&l| l > 0)?;
     let mut at = *pos;
     for &column in prefix {
         at.play(column).ok()?;
@@ -698,7 +698,6 @@ mod tests {
         let mut solver = Solver::new(Mib(16));
         let mut astray = Vec::new();
         let mut pos = root;
-        let pos_of = |moves: &[Column]| notation::parse(rules, &notation::format(rules, moves));
         for &column in &pv {
             let best = solver.solve_with_best_moves(&pos, Depth::Strong).best_moves;
             if let Some(other) = pos.legal_columns().into_iter().find(|c| !best.contains(c)) {
@@ -706,7 +705,7 @@ mod tests {
                 break;
             }
             astray.push(column);
-            pos = pos_of(&astray).unwrap().0;
+            pos.play(column).unwrap();
         }
         for start in ["x9", &notation::format(rules, &astray)] {
             let (pv, _) = pv_from(&settled(start));

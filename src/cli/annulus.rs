@@ -18,7 +18,8 @@ use connectk::{DEFAULT_TABLE, Mib};
 /// DIR/annulus.csv (one row per board, appended as boards finish, so a rerun of an unfinished
 /// run resumes; once every board is there, a rerun solves the grid again), DIR/annulus.md
 /// (counts, the patterns of each class of boards with the boards that break them, and every
-/// board beside Table I's flat outcome) and DIR/annulus-{rules}-k{K}.svg (outcome maps).
+/// board beside Table I's flat outcome), DIR/open.csv (the boards not solved, with the node
+/// limits they passed) and DIR/annulus-{rules}-k{K}.svg (outcome maps).
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Largest board: every circumference and height >= 1 with width * height <= N.
@@ -48,7 +49,8 @@ pub struct Args {
     #[arg(long, default_value_t = 100_000_000, value_name = "NODES")]
     strong_nodes: u64,
     /// Search nodes the outcome-only solve may take on top; a board that passes them is
-    /// listed as not solved, kept out of annulus.csv, and tried again by a rerun.
+    /// listed as not solved and kept out of annulus.csv, in DIR/open.csv with the limits it
+    /// passed: a rerun with larger limits (or table) tries it again, one with the same skips it.
     #[arg(long, default_value_t = 1_000_000_000, value_name = "NODES")]
     weak_nodes: u64,
     /// Start no board after this many minutes (boards run smallest first); the rest are listed
@@ -58,7 +60,7 @@ pub struct Args {
 }
 
 /// The files an annulus run writes beside run.json.
-pub const FILES: &[&str] = &["annulus.csv", "annulus.md", "annulus-*-k*.svg"];
+pub const FILES: &[&str] = &["annulus.csv", "open.csv", "annulus.md", "annulus-*-k*.svg"];
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     super::check_grid(args.k_min, args.k_max, args.max_cells, "the sweep")?;
@@ -93,7 +95,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             |board, solved| {
                 let verdict = match solved {
                     Solved::Row(r) => format!("{} ({})", r.outcome, r.depth.name()),
-                    _ => "given up".to_string(),
+                    Solved::Open(a) => format!("not solved within {}", a.limits()),
+                    Solved::GivenUp => "not started".to_string(),
                 };
                 format!("{} {}: {verdict}", board.variant, board.name())
             },

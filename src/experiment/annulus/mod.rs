@@ -2,8 +2,11 @@
 //! solved board by board under both rule sets, held beside Table I's flat boards, and the
 //! patterns of the odd heights read off the results. Finished boards are appended to the CSV
 //! as they complete, so an interrupted run loses nothing and a rerun resumes; the grid can be
-//! cut into shards ([`crate::experiment::shard::Shard`]) like Table I's.
+//! cut into shards ([`crate::experiment::shard::Shard`]) like Table I's. A board that passes
+//! its node limits goes to `open.csv` with them ([`Attempt`]), and a rerun under the same
+//! limits skips it.
 
+mod attempt;
 mod patterns;
 mod plot;
 mod report;
@@ -14,12 +17,13 @@ use std::time::Instant;
 
 use super::export::ExportError;
 use super::export::csv::write_all;
-use super::sweep::{Attempts, Board, Grid, NoAttempt, Solved, Sweep};
+use super::sweep::{Attempts, Board, Grid, Solved, Sweep};
 use crate::engine::position::Position;
 use crate::engine::rules::{RulesError, Topology, Variant};
 use crate::solver::{Depth, Mib, Solver};
 use crate::strategy::table1;
 
+pub use attempt::Attempt;
 pub(crate) use row::Row;
 
 /// Every cylinder board of `grid` (each size and k of Table I's grid), under both rule sets,
@@ -50,27 +54,28 @@ pub struct Effort {
 
 /// Solves one board from the empty position: exactly when that takes at most
 /// `effort.strong_nodes` nodes, else its outcome alone within `effort.weak_nodes` (the row
-/// says which); `None` when neither finishes. The weak solve starts with what the exact one
-/// left in the table; the row counts the nodes and time of both.
-pub(crate) fn solve_board(board: Board, effort: Effort) -> Option<Row> {
+/// says which); the attempt that gave up when neither finishes. The weak solve starts with
+/// what the exact one left in the table; the row counts the nodes and time of both.
+pub(crate) fn solve_board(board: Board, effort: Effort) -> Result<Row, Attempt> {
     let start = Instant::now();
     let rules = board.rules();
     let empty = Position::new(rules);
     let mut solver = Solver::new(effort.table);
     let (value, depth) = match solver.solve_within(&empty, Depth::Strong, effort.strong_nodes) {
         Some(solution) => (solution.value, Depth::Strong),
-        None => (
-            solver
-                .solve_within(&empty, Depth::Weak, effort.weak_nodes)?
-                .value,
-            Depth::Weak,
-        ),
+        None => match solver.solve_within(&empty, Depth::Weak, effort.weak_nodes) {
+            Some(solution) => (solution.value, Depth::Weak),
+            None => {
+                let seconds = start.elapsed().as_secs_f64();
+                return Err(Attempt::new(board, &effort, solver.nodes(), seconds));
+            }
+        },
     };
     let flat = match board.variant {
         Variant::Misere => table1::predict(board.k, board.width, board.height),
         Variant::Normal => None,
     };
-    Some(Row {
+    Ok(Row {
         rules: board.variant,
         topology: Topology::Cylinder,
         k: board.k,
@@ -121,9 +126,10 @@ impl Annulus {
 
 impl Sweep for Annulus {
     const NAME: &'static str = "annulus";
+    const ATTEMPTS: Option<&'static str> = Some("open");
     type Job = Board;
     type Row = Row;
-    type Attempt = NoAttempt;
+    type Attempt = Attempt;
     type Worker = ();
 
     fn jobs(&self) -> Result<Vec<Board>, RulesError> {
@@ -136,16 +142,25 @@ impl Sweep for Annulus {
 
     fn worker(&self) {}
 
-    /// Past the deadline a board is given up unstarted, for a rerun to take.
+    /// Past the deadline a board is given up unstarted, for a rerun to take; a board an
+    /// earlier run gave up on under limits at least as large is not searched again.
     fn solve(
         &self,
         _: &mut (),
         board: &Board,
-        _: &Attempts<'_, NoAttempt>,
-    ) -> Solved<Row, NoAttempt> {
-        let late = self.effort.deadline.is_some_and(|d| Instant::now() >= d);
-        let row = (!late).then(|| solve_board(*board, self.effort)).flatten();
-        row.map_or(Solved::GivenUp, Solved::Row)
+        attempts: &Attempts<'_, Attempt>,
+    ) -> Solved<Row, Attempt> {
+        if self.effort.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Solved::GivenUp;
+        }
+        let covering = attempts
+            .earlier()
+            .iter()
+            .find(|a| a.board() == *board && a.covers(&self.effort));
+        if let Some(earlier) = covering {
+            return Solved::Open(earlier.clone());
+        }
+        solve_board(*board, self.effort).map_or_else(Solved::Open, Solved::Row)
     }
 
     fn missing(&self, rows: &[Row]) -> Result<Vec<Board>, RulesError> {
@@ -163,19 +178,22 @@ impl Sweep for Annulus {
         pending.sort_by_key(|b| (b.width * b.height, b.k));
     }
 
-    /// Writes the sorted CSV, the Markdown report (with the unsolved boards) and one outcome
-    /// map per variant and k.
+    /// Writes the sorted CSV, `open.csv` (for each board still without a row, the largest
+    /// limits it passed), the Markdown report (with the unsolved boards) and one outcome map
+    /// per variant and k.
     fn publish(
         &self,
         dir: &Path,
         mut rows: Vec<Row>,
-        _: Vec<NoAttempt>,
+        attempts: Vec<Attempt>,
         unsolved: &[Board],
         command: &str,
     ) -> Result<String, ExportError> {
         rows.sort_by_key(|r| (r.k, r.width, r.height, r.rules.name()));
         write_all(&dir.join("annulus.csv"), &rows)?;
-        let report = report::markdown(&rows, unsolved, command);
+        let open = furthest_attempts(attempts, unsolved);
+        write_all(&dir.join("open.csv"), &open)?;
+        let report = report::markdown(&rows, unsolved, &open, command);
         report.document.write(&dir.join("annulus.md"))?;
         let mut maps: Vec<(Variant, u32)> = rows.iter().map(|r| (r.rules, r.k)).collect();
         maps.sort_by_key(|&(variant, k)| (variant.name(), k));
@@ -190,6 +208,27 @@ impl Sweep for Annulus {
         }
         Ok(report.summary)
     }
+}
+
+/// For each board of `unsolved` that has attempts, the one with the largest limits (by nodes
+/// searched), in the order of `unsolved` sorted as the report lists it.
+fn furthest_attempts(attempts: Vec<Attempt>, unsolved: &[Board]) -> Vec<Attempt> {
+    let mut furthest: std::collections::HashMap<Board, Attempt> = std::collections::HashMap::new();
+    for attempt in attempts {
+        let board = attempt.board();
+        if !unsolved.contains(&board) {
+            continue;
+        }
+        match furthest.get(&board) {
+            Some(kept) if kept.nodes >= attempt.nodes => {}
+            _ => {
+                furthest.insert(board, attempt);
+            }
+        }
+    }
+    let mut open: Vec<Attempt> = furthest.into_values().collect();
+    open.sort_by_key(|a| (a.k, a.width, a.height, a.rules.name()));
+    open
 }
 
 #[cfg(test)]
@@ -272,6 +311,62 @@ mod tests {
         let solving = run.solve(|_, _| {}).unwrap();
         assert!(solving.given_up.is_empty());
         assert_eq!(solving.settled, all);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Boards that pass tiny limits go to the attempts file; a rerun under the same limits
+    /// leaves that file as it was (no board searched again: a new search would write its own
+    /// time), and one with larger limits solves them. The published `open.csv` and report
+    /// name each board left with its limits.
+    #[test]
+    fn a_rerun_under_the_same_limits_skips_the_boards_given_up() {
+        let grid = Grid {
+            k_min: 3,
+            k_max: 3,
+            max_cells: 9,
+        };
+        let dir =
+            std::env::temp_dir().join(format!("connectk-annulus-open-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let tiny = Annulus {
+            grid: Some(grid),
+            effort: Effort {
+                weak_nodes: 2,
+                ..effort(2)
+            },
+        };
+        let run = Run::open_in(&tiny, &dir, None).unwrap();
+        let first = run.solve(|_, _| {}).unwrap();
+        assert!(first.unsettled > 0 && first.given_up.is_empty());
+        let open = dir.join("open.csv");
+        let written = std::fs::read_to_string(&open).unwrap();
+        assert_eq!(written.lines().count(), first.unsettled + 1);
+        drop(run);
+
+        let run = Run::open_in(&tiny, &dir, None).unwrap();
+        let again = run.solve(|_, _| {}).unwrap();
+        assert_eq!(again.unsettled, first.unsettled);
+        assert_eq!(std::fs::read_to_string(&open).unwrap(), written);
+        let summary = run
+            .publish(&dir, &["annulus".to_string()], Instant::now())
+            .unwrap();
+        assert!(summary.contains(&first.unsettled.to_string()), "{summary}");
+        let published = std::fs::read_to_string(&open).unwrap();
+        assert_eq!(published.lines().count(), first.unsettled + 1);
+        let report = std::fs::read_to_string(dir.join("annulus.md")).unwrap();
+        assert!(
+            report.contains("(passed 2 + 2 nodes: `open.csv`)"),
+            "{report}"
+        );
+
+        let larger = Annulus {
+            grid: Some(grid),
+            effort: effort(u64::MAX),
+        };
+        let run = Run::open_in(&larger, &dir, None).unwrap();
+        let last = run.solve(|_, _| {}).unwrap();
+        assert_eq!((last.settled, last.unsettled), (first.unsettled, 0));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use super::attempt::Attempt;
 use super::patterns::{Pattern, patterns};
 use super::row::Row;
 use crate::engine::outcome::{GameResult, Player};
@@ -225,9 +226,14 @@ fn every_board(doc: &mut Document, rows: &[Row]) {
     );
 }
 
-/// Renders `rows` (sorted by k, width, height, rules) and the boards left `unsolved` at the
-/// node limits, as written by `command`.
-pub(crate) fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Report {
+/// Renders `rows` (sorted by k, width, height, rules) and the boards left `unsolved` (with
+/// the limits they passed, from `open`, where an attempt was kept), as written by `command`.
+pub(crate) fn markdown(
+    rows: &[Row],
+    unsolved: &[Board],
+    open: &[Attempt],
+    command: &str,
+) -> Report {
     let summary = summary(rows, unsolved);
     let mut doc = Document::new("Connect-k on an annulus: cylinder boards against Table I");
     doc.paragraph(&summary).paragraph(&format!(
@@ -248,10 +254,14 @@ pub(crate) fn markdown(rows: &[Row], unsolved: &[Board], command: &str) -> Repor
     if !unsolved.is_empty() {
         let mut unsolved = unsolved.to_vec();
         unsolved.sort_by_key(|b| (b.k, b.width, b.height, b.variant.name()));
+        let passed = |board: &Board| match open.iter().find(|a| a.board() == *board) {
+            Some(a) => format!(" (passed {}: `open.csv`)", a.limits()),
+            None => String::new(),
+        };
         doc.heading("Not solved within the node limits").bullets(
             unsolved
                 .into_iter()
-                .map(|b| format!("{}, {}", b.variant, b.name())),
+                .map(|b| format!("{}, {}{}", b.variant, b.name(), passed(&b))),
         );
     }
     Report {

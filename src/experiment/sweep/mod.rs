@@ -99,7 +99,7 @@ pub trait Sweep: Sync {
     /// The row a job writes.
     type Row: SweepRow;
     /// An unsettled attempt (see [`Sweep::ATTEMPTS`]).
-    type Attempt: Record<Key: Send + Sync> + Clone + Send + Sync;
+    type Attempt: Record<Key: Send + Sync> + Clone + PartialEq + Send + Sync;
     /// What a worker thread keeps from one job to the next (a solver and its table).
     type Worker: Send;
 
@@ -393,7 +393,13 @@ impl<'a, S: Sweep> Run<'a, S> {
                 Some(self.sweep.done(row))
             }
             Solved::Open(attempt) => {
-                if let Some(attempts) = &self.attempts {
+                // A job may hand back an earlier attempt unchanged (the annulus skips a board
+                // given up under the same limits): the file holds it already.
+                if let Some(attempts) = self
+                    .attempts
+                    .as_ref()
+                    .filter(|_| !self.earlier.contains(attempt))
+                {
                     attempts.append(attempt)?;
                 }
                 Some(false)

@@ -70,7 +70,13 @@ fn every_answer_agrees_with_brute_force() {
                         by_ply,
                     };
                     let mut rows = Vec::new();
-                    let asked = ask(question, depth, None, &path, &mut solver, &mut |row| {
+                    let asked = ask(question, depth, None, &path, &mut solver, &mut |row, at| {
+                        // Each answer's place names one move a ply of its line, within range.
+                        assert_eq!(
+                            at.len(),
+                            notation::parse(rules, &row.moves).unwrap().1.len()
+                        );
+                        assert!(at.iter().all(|b| 1 <= b.tried && b.tried <= b.of));
                         rows.push(row.clone());
                     })
                     .unwrap();
@@ -112,7 +118,7 @@ fn a_question_cut_short_goes_on_from_its_answers() {
     let answer = loop {
         // A fresh solver each run, as a new process has.
         let mut solver = Solver::new(Mib(16));
-        let asked = ask(question, 3, Some(time), &path, &mut solver, &mut |_| {}).unwrap();
+        let asked = ask(question, 3, Some(time), &path, &mut solver, &mut |_, _| {}).unwrap();
         if let Some(answer) = asked.answer {
             break answer;
         }
@@ -132,11 +138,11 @@ fn a_question_cut_short_goes_on_from_its_answers() {
     let keys: HashSet<(String, i32)> = rows.iter().map(|r| (r.key.clone(), r.probe)).collect();
     assert_eq!(keys.len(), rows.len(), "a position was asked twice");
     let mut solver = Solver::new(Mib(16));
-    let again = ask(question, 3, None, &path, &mut solver, &mut |_| {}).unwrap();
+    let again = ask(question, 3, None, &path, &mut solver, &mut |_, _| {}).unwrap();
     assert_eq!((again.answer, again.searched), (Some(expected), 0));
     assert!(again.reused > 0);
     // A deeper split reads the shallower one's searches where its tree meets them.
-    let deeper = ask(question, 5, None, &path, &mut solver, &mut |_| {}).unwrap();
+    let deeper = ask(question, 5, None, &path, &mut solver, &mut |_, _| {}).unwrap();
     assert_eq!((deeper.answer, deeper.searched), (Some(expected), 0));
     std::fs::remove_file(&path).unwrap();
 }
@@ -250,9 +256,9 @@ fn answers_of_another_board_are_refused() {
         player: Player::P2,
         by_ply: 13,
     };
-    ask(question(4), 2, None, &path, &mut solver, &mut |_| {}).unwrap();
+    ask(question(4), 2, None, &path, &mut solver, &mut |_, _| {}).unwrap();
     let before = std::fs::read_to_string(&path).unwrap();
-    let error = ask(question(5), 2, None, &path, &mut solver, &mut |_| {}).unwrap_err();
+    let error = ask(question(5), 2, None, &path, &mut solver, &mut |_, _| {}).unwrap_err();
     let message = error.to_string();
     assert!(
         message.contains("line 2") && message.contains("not misere k=4 5x4"),

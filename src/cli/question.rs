@@ -23,8 +23,12 @@ use super::board::BoardArgs;
 /// whose outcome is known: a "no" for the winner by ply L puts the length after L, a "yes" at
 /// or before it.
 ///
-/// Prints each answer found on stderr and the verdict on stdout: `yes`, `no`, or `unknown`
-/// when the time ran out. Exit status: 0 (whatever the verdict), 2 for bad input.
+/// Prints each answer found on stderr with its place in the split, and the verdict on stdout:
+/// `yes`, `no`, or `unknown` when the time ran out. The place is one fraction a ply of the
+/// answered position's line, the move's rank among the distinct moves there in the order asked
+/// (`at 1/4 3/7`: the first of four, then the third of seven); on the plies where every move
+/// must be answered, those fractions show how far a long question has got. Exit status: 0
+/// (whatever the verdict), 2 for bad input.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
@@ -81,18 +85,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         time,
         &args.answers,
         &mut solver,
-        &mut |row| {
+        &mut |row, path| {
             let moves = if row.moves.is_empty() {
                 "(empty)"
             } else {
                 &row.moves
             };
             let side = if row.above { "above" } else { "not above" };
+            let place: Vec<String> = path
+                .iter()
+                .map(|b| format!("{}/{}", b.tried, b.of))
+                .collect();
             errln!(
-                "{moves} probe {}: {side} ({} nodes, {:.1} s)",
+                "{moves} probe {}: {side} ({} nodes, {:.1} s) at {}",
                 row.probe,
                 row.nodes,
-                row.seconds
+                row.seconds,
+                place.join(" ")
             );
         },
     )?;

@@ -63,6 +63,18 @@ impl Record for AnswerRow {
     }
 }
 
+/// Where an answered position lies in the split, one ply of its line: the move played was the
+/// `tried`-th of the `of` distinct moves there (mirror images counted once), in the order they
+/// are asked. Along the side that must refute every move, `tried` of `of` says how much of
+/// that ply is done; a long question's progress is read from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Branch {
+    /// The move's place in the order asked, from 1.
+    pub tried: usize,
+    /// Distinct moves of the position.
+    pub of: usize,
+}
+
 /// What a run found.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Asked {
@@ -85,7 +97,7 @@ pub struct Asked {
 /// Answers `question` by alpha-beta over the first `depth` plies, asking the solver about the
 /// positions `depth` plies down (null-window searches) only as the answer needs them, within
 /// `time` in all (none: no limit). Answers are read from and appended to the CSV at `path`;
-/// `on_answer` is told each new one.
+/// `on_answer` is told each new one, with its place in the split ([`Branch`], ply by ply).
 ///
 /// # Errors
 /// [`ExportError`] when the CSV cannot be read or written.
@@ -95,7 +107,7 @@ pub fn ask(
     time: Option<Duration>,
     path: &Path,
     solver: &mut Solver,
-    on_answer: &mut dyn FnMut(&AnswerRow),
+    on_answer: &mut dyn FnMut(&AnswerRow, &[Branch]),
 ) -> Result<Asked, ExportError> {
     let store = Store::<AnswerRow>::open(path)?;
     let rows = store.rows()?;
@@ -128,6 +140,7 @@ pub fn ask(
         store,
         solver,
         on_answer,
+        path: Vec::new(),
         asked: Asked::default(),
         failed: None,
     };
@@ -164,7 +177,9 @@ struct Asker<'a> {
     memo: HashMap<(String, i32), bool>,
     store: Store<AnswerRow>,
     solver: &'a mut Solver,
-    on_answer: &'a mut dyn FnMut(&AnswerRow),
+    on_answer: &'a mut dyn FnMut(&AnswerRow, &[Branch]),
+    /// The place of the position under way, ply by ply.
+    path: Vec<Branch>,
     asked: Asked,
     failed: Option<ExportError>,
 }
@@ -191,18 +206,24 @@ impl Asker<'_> {
         // Above the probe exactly when some move leaves the opponent at or below its
         // negation. Mirror images of a position ask the same question: one is enough.
         let mut seen = Vec::new();
-        let mut answer = false;
+        let mut children = Vec::new();
         // The search's own order: the likeliest refutation first.
         for column in self.solver.move_order(pos, moves.last().copied()) {
             let child = pos.played(column).expect("legal column");
             let image = child.canonical_key().0;
-            if seen.contains(&image) {
-                continue;
+            if !seen.contains(&image) {
+                seen.push(image);
+                children.push((column, child));
             }
-            seen.push(image);
+        }
+        let mut answer = false;
+        let of = children.len();
+        for (i, (column, child)) in children.into_iter().enumerate() {
+            self.path.push(Branch { tried: i + 1, of });
             moves.push(column);
             let child_above = self.above(&child, moves, -probe - 1);
             moves.pop();
+            self.path.pop();
             if !child_above? {
                 answer = true;
                 break;
@@ -242,7 +263,7 @@ impl Asker<'_> {
         self.asked.searched += 1;
         self.asked.nodes += row.nodes;
         self.asked.seconds += row.seconds;
-        (self.on_answer)(&row);
+        (self.on_answer)(&row, &self.path);
         self.known.insert((row.key, probe), above);
         Some(above)
     }

@@ -398,6 +398,14 @@ impl Prover<'_> {
             self.used.insert(key.clone(), ());
             return self.opening(pos, record, key, t);
         }
+        // Bounds kept from a proof split at fewer turns answer this position as they stand,
+        // so a proof may be split deeper than the one before without asking again.
+        if let Some(&(lower, upper)) = self.known.get(&key)
+            && (lower >= t || upper < t)
+        {
+            self.used.insert(key, ());
+            return Some(lower >= t);
+        }
         if let Some(&answer) = self.memo.get(&(key.clone(), t)) {
             return Some(answer);
         }
@@ -617,6 +625,29 @@ mod tests {
             }
         }
         panic!("{rules}: no outcome after 40 passes of {count} shards");
+    }
+
+    /// A proof split deeper than the one before reads the shallower answers from the same CSV
+    /// where they decide a position: it asks nothing, and proves the same outcome. Split
+    /// deeper on its own it asks other positions, so the test can tell the difference.
+    #[test]
+    fn a_deeper_split_goes_on_from_shallower_answers() {
+        for (rules, outcome) in solved_variations(&[(3, 3), (3, 4)]) {
+            let csv = fresh_csv();
+            let shallow = proved(rules, 2, &csv, Budget::single(u64::MAX));
+            assert_eq!(shallow.result, Some(outcome), "{rules}");
+            let deeper = proved(rules, 4, &csv, Budget::single(u64::MAX));
+            assert_eq!(
+                (deeper.result, deeper.searches),
+                (Some(outcome), 0),
+                "{rules}"
+            );
+            std::fs::remove_file(&csv).ok();
+            let alone = proved(rules, 4, &csv, Budget::single(u64::MAX));
+            assert_eq!(alone.result, Some(outcome), "{rules}");
+            assert!(alone.searches > 0, "{rules}");
+            std::fs::remove_file(&csv).ok();
+        }
     }
 
     /// A budget too small for any answer leaves the outcome unknown and appends nothing it

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use connectk::experiment::question::{AnswerRow, Question, ask};
-use connectk::{Mib, Player, Rules, Solver, Variant, notation};
+use connectk::{GameResult, Mib, Player, Position, Rules, Solver, Variant, notation};
 
 use crate::support::brute::Grid;
 
@@ -97,6 +97,40 @@ fn every_answer_agrees_with_brute_force() {
         }
         // Both answers occur on every board, so that the test can tell them apart.
         assert!(yes > 0 && yes < 2 * rules.cells() as usize, "{rules}");
+    }
+}
+
+/// Helper threads change node counts, never answers. Helpers join searches of positions with
+/// at least 24 empty cells, so the boards are larger than brute force reaches: the answers of
+/// a two-thread solver, split 0 and 1 plies deep, are held against the exact value a
+/// one-thread solve finds, on the plies around the game's length, for both players.
+#[test]
+fn threads_change_no_answer() {
+    for (width, height) in [(5, 5), (6, 4)] {
+        let rules = Rules::new(4, width, height, Variant::Misere).unwrap();
+        let value = Solver::new(Mib(16)).solve(&Position::new(rules)).value;
+        let (winner, length) = match (value.result, value.remoteness) {
+            (GameResult::Win(p), Some(ply)) => (p, ply),
+            other => panic!("{rules}: expected a win, not {other:?}"),
+        };
+        let mut solver = Solver::new(Mib(16)).with_threads(2);
+        for player in [Player::P1, Player::P2] {
+            for by_ply in length - 2..=length {
+                for depth in 0..=1 {
+                    let path = fresh(&format!("threads-{rules}-{player}-{by_ply}-{depth}"));
+                    let question = Question {
+                        rules,
+                        player,
+                        by_ply,
+                    };
+                    let asked = ask(question, depth, None, &path, &mut solver, &mut |_, _| {});
+                    let expected = player == winner && by_ply >= length;
+                    let said = format!("{rules}: {player} by {by_ply}, depth {depth}");
+                    assert_eq!(asked.unwrap().answer, Some(expected), "{said}");
+                    std::fs::remove_file(&path).unwrap();
+                }
+            }
+        }
     }
 }
 

@@ -271,7 +271,7 @@ check_question() {
     export QUESTION_RULES=misere QUESTION_WIDTH=5 QUESTION_HEIGHT=4 QUESTION_PLAYER=P2
     export QUESTION_BY_PLY=15 QUESTION_DEPTH=3 QUESTION_TABLE_MB=16 QUESTION_ANSWERS=question.csv
     timeout "$timeout" sbatch --wait --chdir="$tmp/slurm" --output="$tmp/log/question.out" \
-        --cpus-per-task=1 --mem=1G "$here/question.sbatch" >/dev/null ||
+        --cpus-per-task=2 --mem=1G "$here/question.sbatch" >/dev/null ||
         fail "question: the job failed; see $tmp/log/question.out"
     local_run question question --rules misere --width 5 --height 4 --player P2 --by-ply 15 \
         --depth 3 --table-mb 16 --answers "$tmp/local/question.csv"

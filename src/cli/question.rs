@@ -53,6 +53,10 @@ pub struct Args {
     /// Transposition table, in MiB.
     #[arg(long, default_value_t = Mib(1024), value_name = "MIB")]
     table_mb: Mib,
+    /// Threads searching each piece together, sharing the table (1 to 64). The answers do not
+    /// depend on it; node counts do, and vary from run to run above 1.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: u16,
     /// The open.csv of a `sizes` run that tried this board: once answered, the answer is
     /// added to it as a new attempt with the narrower range of lengths (refused where it
     /// contradicts the attempt there), and the next `sizes` run goes on from it.
@@ -78,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         player: args.player,
         by_ply: args.by_ply,
     };
-    let mut solver = Solver::new(args.table_mb);
+    let mut solver = Solver::new(args.table_mb).with_threads(args.threads.into());
     let asked = ask(
         question,
         args.depth,

@@ -92,13 +92,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.shard,
             &described,
             FILES,
-            |board, solved| {
-                let verdict = match solved {
-                    Solved::Row(r) => format!("{} ({})", r.outcome, r.depth.name()),
-                    Solved::Open(a) => format!("not solved within {}", a.limits()),
-                    Solved::GivenUp => "not started".to_string(),
-                };
-                format!("{} {}: {verdict}", board.variant, board.name())
+            |solved| match solved {
+                Solved::Row(r) => format!("{} ({})", r.outcome, r.depth.name()),
+                Solved::Open(a) => format!("not solved within {}", a.limits()),
+                Solved::GivenUp => "not started".to_string(),
             },
         )
     })?;

@@ -107,13 +107,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.shard,
             "boards",
             FILES,
-            |board, solved| {
-                let verdict = match solved {
-                    Solved::Row(row) => format!("{} on ply {}", row.outcome, row.remoteness),
-                    Solved::Open(attempt) => open_verdict(attempt),
-                    Solved::GivenUp => "open".to_string(),
-                };
-                format!("{} {}: {verdict}", board.variant, board.name())
+            |solved| match solved {
+                Solved::Row(row) => format!("{} on ply {}", row.outcome, row.remoteness),
+                Solved::Open(attempt) => open_verdict(attempt),
+                Solved::GivenUp => "open".to_string(),
             },
         )
     })?;

@@ -2,32 +2,45 @@
 //! wrote on stdout.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use connectk::experiment::shard::Shard;
-use connectk::experiment::sweep::{Run, Solved, Sweep};
+use connectk::experiment::sweep::{Board, Run, Solved, Sweep};
 
 /// Runs the shard `shard` (the whole grid for `None`) of `sweep` into `out` on the current
-/// worker pool, describing the grid as `grid` in the first line and each finished job (and
-/// each attempt a long job writes down on its way, as an open one) by `verdict`; the whole
-/// grid is then published with its run.json, `files` (in `out`) being what the sweep writes
-/// beside it.
-pub fn run<S: Sweep>(
+/// worker pool, describing the grid as `grid` in the first line and each finished board (and
+/// each attempt a long one writes down on its way, as an open one) by `verdict`, with the
+/// boards under way; the whole grid is then published with its run.json, `files` (in `out`)
+/// being what the sweep writes beside it.
+pub fn run<S: Sweep<Job = Board>>(
     sweep: &S,
     out: &Path,
     shard: Option<Shard>,
     grid: &str,
     files: &[&str],
-    verdict: impl Fn(&S::Job, &Solved<S::Row, S::Attempt>) -> String + Sync,
+    verdict: impl Fn(&Solved<S::Row, S::Attempt>) -> String + Sync,
 ) -> anyhow::Result<()> {
     let start = Instant::now();
     let run = Run::open_in(sweep, out, shard)?;
     errln!("{} {grid}: {}", run.jobs().len(), run.resume);
     let bar = super::progress::bar(run.resume.pending() as u64, "boards")?;
+    let shown = Mutex::new(Shown::default());
+    let show = |change: &dyn Fn(&mut Shown)| {
+        let mut shown = shown.lock().unwrap_or_else(|e| e.into_inner());
+        change(&mut shown);
+        bar.set_message(shown.message());
+    };
     let solving = run.solve_watching(
-        |job, attempt| bar.set_message(verdict(job, &Solved::Open(attempt.clone()))),
-        |job, solved| {
-            bar.set_message(verdict(job, solved));
+        |board| show(&|s| s.under_way.push(*board)),
+        |board, attempt| {
+            show(&|s| s.last = Some((*board, verdict(&Solved::Open(attempt.clone())))))
+        },
+        |board, solved| {
+            show(&|s| {
+                s.under_way.retain(|b| b != board);
+                s.last = Some((*board, verdict(solved)));
+            });
             bar.inc(1);
         },
     )?;
@@ -43,6 +56,42 @@ pub fn run<S: Sweep>(
         print_published(&summary, out, files)?;
     }
     Ok(())
+}
+
+/// What the progress line shows: the latest word of a board, and the boards under way.
+#[derive(Default)]
+struct Shown {
+    last: Option<(Board, String)>,
+    under_way: Vec<Board>,
+}
+
+impl Shown {
+    /// `misere k = 4, 10x5: P2 on ply 43; under way: misere k = 4, 6x9`, the board of the
+    /// latest word left out of the boards under way.
+    fn message(&self) -> String {
+        let named = self.last.as_ref().map(|(board, _)| *board);
+        let others: Vec<String> = self
+            .under_way
+            .iter()
+            .filter(|b| Some(**b) != named)
+            .map(|b| board_name(*b))
+            .collect();
+        let last = self
+            .last
+            .as_ref()
+            .map(|(board, verdict)| format!("{}: {verdict}", board_name(*board)));
+        let under_way = (!others.is_empty()).then(|| format!("under way: {}", others.join(", ")));
+        [last, under_way]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+/// A board as the progress line names it: `misere k = 4, 7x6`.
+fn board_name(board: Board) -> String {
+    format!("{} {}", board.variant, board.name())
 }
 
 /// Merges the shard files `files` of a run of `sweep` into `out`, which then holds `written`
@@ -74,4 +123,40 @@ pub fn folder_of(file: &Path) -> PathBuf {
     file.parent()
         .filter(|p| !p.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), PathBuf::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use connectk::{Topology, Variant};
+
+    fn board(k: u32, width: u32) -> Board {
+        Board {
+            variant: Variant::Misere,
+            topology: Topology::Flat,
+            k,
+            width,
+            height: 1,
+        }
+    }
+
+    /// The line names the boards under way, after the latest word of a board (left out of the
+    /// list when it is one of them, as a long board's attempts are).
+    #[test]
+    fn the_progress_line_names_the_boards_under_way() {
+        let mut shown = Shown::default();
+        assert_eq!(shown.message(), "");
+        shown.under_way = vec![board(3, 27), board(4, 28)];
+        assert_eq!(
+            shown.message(),
+            "under way: misere k = 3, 27x1, misere k = 4, 28x1"
+        );
+        shown.last = Some((board(3, 27), "P2, last ply 9 to 27".into()));
+        assert_eq!(
+            shown.message(),
+            "misere k = 3, 27x1: P2, last ply 9 to 27; under way: misere k = 4, 28x1"
+        );
+        shown.under_way.clear();
+        assert_eq!(shown.message(), "misere k = 3, 27x1: P2, last ply 9 to 27");
+    }
 }

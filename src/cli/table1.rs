@@ -92,12 +92,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.shard,
             &described,
             FILES,
-            |board, solved| {
-                let verdict = match solved {
-                    Solved::Row(row) => row.solver.label(),
-                    _ => "node limit reached",
-                };
-                format!("{}: {verdict}", board.name())
+            |solved| match solved {
+                Solved::Row(row) => row.solver.label().to_string(),
+                _ => "node limit reached".to_string(),
             },
         )
     })?;

@@ -774,7 +774,11 @@ mod tests {
             };
             let run = Run::open_in(&sizes, &dir, None).unwrap();
             let solving = run
-                .solve_watching(|_, a| watched.lock().unwrap().push(a.clone()), |_, _| {})
+                .solve_watching(
+                    |_| {},
+                    |_, a| watched.lock().unwrap().push(a.clone()),
+                    |_, _| {},
+                )
                 .unwrap();
             drop(run);
             if solving.settled == 1 {

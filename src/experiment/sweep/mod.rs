@@ -328,16 +328,18 @@ impl<'a, S: Sweep> Run<'a, S> {
         &self,
         done: impl Fn(&S::Job, &Solved<S::Row, S::Attempt>) + Sync,
     ) -> Result<Solving<S::Job>, ExportError> {
-        self.solve_watching(|_, _| {}, done)
+        self.solve_watching(|_| {}, |_, _| {}, done)
     }
 
-    /// As [`Run::solve`], also calling `narrowed` each time a job writes down an attempt on its
-    /// way (an hours-long job shows how far it has got, not only that it has not finished).
+    /// As [`Run::solve`], also calling `started` as each job is taken up and `narrowed` each
+    /// time a job writes down an attempt on its way (an hours-long job shows which it is and
+    /// how far it has got, not only that it has not finished).
     ///
     /// # Errors
     /// As [`Run::solve`].
     pub fn solve_watching(
         &self,
+        started: impl Fn(&S::Job) + Sync,
         narrowed: impl Fn(&S::Job, &S::Attempt) + Sync,
         done: impl Fn(&S::Job, &Solved<S::Row, S::Attempt>) + Sync,
     ) -> Result<Solving<S::Job>, ExportError> {
@@ -356,6 +358,7 @@ impl<'a, S: Sweep> Run<'a, S> {
             .par_iter()
             .map(|job| {
                 let mut worker = take().unwrap_or_else(|| self.sweep.worker());
+                started(job);
                 let noted = |attempt: &S::Attempt| narrowed(job, attempt);
                 let attempts = Attempts {
                     earlier: &self.earlier,

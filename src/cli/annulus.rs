@@ -50,7 +50,8 @@ pub struct Args {
     strong_nodes: u64,
     /// Search nodes the outcome-only solve may take on top; a board that passes them is
     /// listed as not solved and kept out of annulus.csv, in DIR/open.csv with the limits it
-    /// passed: a rerun with larger limits (or table) tries it again, one with the same skips it.
+    /// passed: a rerun with larger limits (or table) tries it again, one with the same skips it
+    /// (to try a board again under the same limits, with a newer search, remove its line).
     #[arg(long, default_value_t = 1_000_000_000, value_name = "NODES")]
     weak_nodes: u64,
     /// Start no board after this many minutes (boards run smallest first); the rest are listed

@@ -32,6 +32,9 @@ pub struct Attempt {
     pub nodes: u64,
     /// Wall-clock seconds of both solves.
     pub seconds: f64,
+    /// The commit of the binary that gave up. A later search is not assumed to do better:
+    /// to try a board again under the same limits, remove its line.
+    pub commit: String,
 }
 
 impl Attempt {
@@ -48,6 +51,7 @@ impl Attempt {
             table_mb: effort.table.0,
             nodes,
             seconds,
+            commit: env!("CONNECTK_COMMIT").to_string(),
         }
     }
 

@@ -530,13 +530,14 @@ fn uci_dataset(rng: &mut ChaCha8Rng, files: &Files) -> Case {
     refused(args)
 }
 
-/// `question` with one bad value: a player, a ply, a depth, a time or a file of answers that
-/// is not one (each refused before any search).
+/// `question` with one bad value: a player, a ply, a depth, a time, a start that is not a
+/// line of the board, or a file of answers (its own or another run's) that is not one (each
+/// refused before any search).
 fn question(rng: &mut ChaCha8Rng, files: &Files) -> Case {
     let answers = files.display("question.csv");
     let mut args = words(&["question", "--width", "4", "--height", "4"]);
     let (player, by_ply) = ("P2", "13");
-    let (option, value) = match rng.random_range(0..6) {
+    let (option, value) = match rng.random_range(0..8) {
         0 => ("--player", pick(rng, &["P3", "", "first", "2"]).to_string()),
         1 => (
             "--by-ply",
@@ -548,6 +549,11 @@ fn question(rng: &mut ChaCha8Rng, files: &Files) -> Case {
             pick(rng, &["0", "-1", "NaN", "1e99"]).to_string(),
         ),
         4 => ("--table-mb", pick(rng, &["65536", "lots"]).to_string()),
+        5 => ("--moves", pick(rng, &["5", "11111", "1x"]).to_string()),
+        6 => {
+            let file = pick(rng, &["a-directory", "garbage.txt", "missing.csv"]);
+            ("--known", files.word(file))
+        }
         _ => {
             let file = pick(rng, &[UNWRITABLE, "a-directory", "garbage.txt"]);
             ("--answers", files.word(file))

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use connectk::experiment::question::{AnswerRow, Question, ask};
+use connectk::experiment::question::{AnswerRow, Question, Split, ask};
 use connectk::{GameResult, Mib, Player, Position, Rules, Solver, Variant, notation};
 
 use crate::support::brute::Grid;
@@ -70,15 +70,20 @@ fn every_answer_agrees_with_brute_force() {
                         by_ply,
                     };
                     let mut rows = Vec::new();
-                    let asked = ask(question, depth, None, &path, &mut solver, &mut |row, at| {
-                        // Each answer's place names one move a ply of its line, within range.
-                        assert_eq!(
-                            at.len(),
-                            notation::parse(rules, &row.moves).unwrap().1.len()
-                        );
-                        assert!(at.iter().all(|b| 1 <= b.tried && b.tried <= b.of));
-                        rows.push(row.clone());
-                    })
+                    let asked = ask(
+                        question,
+                        &Split::new(depth, &path),
+                        &mut solver,
+                        &mut |row, at| {
+                            // Each answer's place names one move a ply of its line, within range.
+                            assert_eq!(
+                                at.len(),
+                                notation::parse(rules, &row.moves).unwrap().1.len()
+                            );
+                            assert!(at.iter().all(|b| 1 <= b.tried && b.tried <= b.of));
+                            rows.push(row.clone());
+                        },
+                    )
                     .unwrap();
                     assert_eq!(
                         asked.answer,
@@ -123,7 +128,12 @@ fn threads_change_no_answer() {
                         player,
                         by_ply,
                     };
-                    let asked = ask(question, depth, None, &path, &mut solver, &mut |_, _| {});
+                    let asked = ask(
+                        question,
+                        &Split::new(depth, &path),
+                        &mut solver,
+                        &mut |_, _| {},
+                    );
                     let expected = player == winner && by_ply >= length;
                     let said = format!("{rules}: {player} by {by_ply}, depth {depth}");
                     assert_eq!(asked.unwrap().answer, Some(expected), "{said}");
@@ -131,6 +141,81 @@ fn threads_change_no_answer() {
                 }
             }
         }
+    }
+}
+
+/// Whether `player` wins by ply `by` from the position after `moves`, whose side to move
+/// scores `score`.
+fn wins_by_from(rules: Rules, moves: &str, score: i32, player: Player, by: u32) -> bool {
+    let (pos, _) = notation::parse(rules, moves).unwrap();
+    let win = (rules.cells() + 1) as i32 - by as i32;
+    if pos.to_move() == player {
+        score >= win
+    } else {
+        score <= -win
+    }
+}
+
+/// The empty board's question answered in pieces side by side, as a job array would: one run
+/// from each distinct position two plies down, each with its own CSV, each answer as brute
+/// force gives it from there; then a run from the empty board with their CSVs as `known`,
+/// split as deep, answers as brute force does from the empty board, reading their answers.
+#[test]
+fn runs_from_starts_answer_the_question_together() {
+    let rules = Rules::new(4, 4, 4, Variant::Misere).unwrap();
+    let mut solver = Solver::new(Mib(16));
+    let mut files = Vec::new();
+    let mut seen = HashSet::new();
+    for first in 1..=4 {
+        for second in 1..=4 {
+            let moves = format!("{first}{second}");
+            let (pos, start) = notation::parse(rules, &moves).unwrap();
+            if !seen.insert(pos.canonical_key()) {
+                continue;
+            }
+            let score = brute_score(rules, &moves);
+            for (player, by_ply) in [(Player::P2, 13), (Player::P1, 14), (Player::P2, 15)] {
+                let path = fresh(&format!("start-{moves}-{player}-{by_ply}"));
+                let split = Split {
+                    start: &start,
+                    ..Split::new(4, &path)
+                };
+                let question = Question {
+                    rules,
+                    player,
+                    by_ply,
+                };
+                let asked = ask(question, &split, &mut solver, &mut |_, _| {}).unwrap();
+                let expected = wins_by_from(rules, &moves, score, player, by_ply);
+                assert_eq!(
+                    asked.answer,
+                    Some(expected),
+                    "{moves}: {player} by {by_ply}"
+                );
+                if (player, by_ply) == (Player::P2, 13) {
+                    files.push(path);
+                } else {
+                    std::fs::remove_file(&path).unwrap();
+                }
+            }
+        }
+    }
+    let path = fresh("start-root");
+    let split = Split {
+        known: &files,
+        ..Split::new(4, &path)
+    };
+    let question = Question {
+        rules,
+        player: Player::P2,
+        by_ply: 13,
+    };
+    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_, _| {}).unwrap();
+    let expected = wins_by(rules, brute_score(rules, ""), Player::P2, 13);
+    assert_eq!(asked.answer, Some(expected));
+    assert!(asked.reused > 0, "{asked:?}");
+    for file in files.iter().chain([&path]) {
+        std::fs::remove_file(file).unwrap();
     }
 }
 
@@ -152,7 +237,16 @@ fn a_question_cut_short_goes_on_from_its_answers() {
     let answer = loop {
         // A fresh solver each run, as a new process has.
         let mut solver = Solver::new(Mib(16));
-        let asked = ask(question, 3, Some(time), &path, &mut solver, &mut |_, _| {}).unwrap();
+        let asked = ask(
+            question,
+            &Split {
+                time: Some(time),
+                ..Split::new(3, &path)
+            },
+            &mut solver,
+            &mut |_, _| {},
+        )
+        .unwrap();
         if let Some(answer) = asked.answer {
             break answer;
         }
@@ -172,11 +266,11 @@ fn a_question_cut_short_goes_on_from_its_answers() {
     let keys: HashSet<(String, i32)> = rows.iter().map(|r| (r.key.clone(), r.probe)).collect();
     assert_eq!(keys.len(), rows.len(), "a position was asked twice");
     let mut solver = Solver::new(Mib(16));
-    let again = ask(question, 3, None, &path, &mut solver, &mut |_, _| {}).unwrap();
+    let again = ask(question, &Split::new(3, &path), &mut solver, &mut |_, _| {}).unwrap();
     assert_eq!((again.answer, again.searched), (Some(expected), 0));
     assert!(again.reused > 0);
     // A deeper split reads the shallower one's searches where its tree meets them.
-    let deeper = ask(question, 5, None, &path, &mut solver, &mut |_, _| {}).unwrap();
+    let deeper = ask(question, &Split::new(5, &path), &mut solver, &mut |_, _| {}).unwrap();
     assert_eq!((deeper.answer, deeper.searched), (Some(expected), 0));
     std::fs::remove_file(&path).unwrap();
 }
@@ -276,11 +370,30 @@ fn answers_narrow_a_sizes_run_that_goes_on_from_them() {
     let (ok, _, stderr) = ask("P1", "22", &forged);
     assert!(!ok && stderr.contains("contradicts"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&forged).unwrap(), before);
+    // An answer from a start says nothing of the board's length: refused with --open.
+    let mut args = vec![
+        "question", "--rules", "misere", "--width", "5", "--height", "5",
+    ];
+    let answers = answers.to_str().unwrap();
+    let opened = open.to_str().unwrap();
+    args.extend([
+        "--player",
+        "P1",
+        "--by-ply",
+        "22",
+        "--moves",
+        "3",
+        "--answers",
+        answers,
+    ]);
+    args.extend(["--open", opened]);
+    let (ok, _, stderr) = connectk(&args);
+    assert!(!ok && stderr.contains("--open with --moves"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Keys and probes mean something only on their own board: a file of another board's answers
-/// is refused, naming the line, and left as it was.
+/// is refused, naming the line, and left as it was, as its own file or as another run's.
 #[test]
 fn answers_of_another_board_are_refused() {
     let path = fresh("another-board");
@@ -290,14 +403,36 @@ fn answers_of_another_board_are_refused() {
         player: Player::P2,
         by_ply: 13,
     };
-    ask(question(4), 2, None, &path, &mut solver, &mut |_, _| {}).unwrap();
+    ask(
+        question(4),
+        &Split::new(2, &path),
+        &mut solver,
+        &mut |_, _| {},
+    )
+    .unwrap();
     let before = std::fs::read_to_string(&path).unwrap();
-    let error = ask(question(5), 2, None, &path, &mut solver, &mut |_, _| {}).unwrap_err();
+    let error = ask(
+        question(5),
+        &Split::new(2, &path),
+        &mut solver,
+        &mut |_, _| {},
+    )
+    .unwrap_err();
     let message = error.to_string();
     assert!(
         message.contains("line 2") && message.contains("not misere k=4 5x4"),
         "{message}"
     );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+    // The same file given as another run's answers is refused alike.
+    let own = fresh("another-board-own");
+    let known = [path.clone()];
+    let split = Split {
+        known: &known,
+        ..Split::new(2, &own)
+    };
+    let error = ask(question(5), &split, &mut solver, &mut |_, _| {}).unwrap_err();
+    assert!(error.to_string().contains("not misere k=4 5x4"), "{error}");
     std::fs::remove_file(&path).unwrap();
+    let _ = std::fs::remove_file(&own);
 }

@@ -281,6 +281,25 @@ check_question() {
     same "question's verdict" "$tmp/question-slurm.txt" "$tmp/question-local.txt"
 }
 
+# The same question side by side: question-array.sbatch's 4 tasks from the 13 distinct
+# positions after two plies, then question.sbatch from the empty board on afterok with their
+# answers as known; its verdict must be the local run's.
+check_question_array() {
+    export QUESTION_RULES=misere QUESTION_WIDTH=5 QUESTION_HEIGHT=4 QUESTION_PLAYER=P2
+    export QUESTION_BY_PLY=15 QUESTION_DEPTH=3 QUESTION_TABLE_MB=16
+    export QUESTION_STARTS="$tmp/starts.txt" QUESTION_DIR="$tmp/slurm/question-array"
+    printf '%s\n' 11 12 13 14 15 21 22 23 24 25 31 32 33 >"$QUESTION_STARTS"
+    run_family question-array question-array.sbatch \
+        "QUESTION_KNOWN_DIR=$QUESTION_DIR QUESTION_ANSWERS=$QUESTION_DIR/root.csv bash $here/question.sbatch"
+    grep -o '^does .*? [a-z]*' "$tmp/log/question-array-merge.out" >"$tmp/question-array.txt" ||
+        fail "question array: the last job printed no verdict; see $tmp/log/question-array-merge.out"
+    same "the question array's verdict" "$tmp/question-array.txt" "$tmp/question-local.txt"
+    local reused
+    reused=$(grep -o '[0-9]* read from' "$tmp/log/question-array-merge.out" | cut -d' ' -f1)
+    [ "${reused:-0}" -gt 0 ] ||
+        fail "question array: the last job read no answer of the tasks; see $tmp/log/question-array-merge.out"
+}
+
 # slurmd starts jobs as their owner, which takes root on a single machine.
 [ "$(id -u)" = 0 ] || skip "slurmd needs root to start jobs; run this as root"
 install_slurm
@@ -296,4 +315,5 @@ check_annulus
 check_quarto
 check_quarto_prove
 check_question
-echo "slurm check: passed: table1, sizes, annulus, quarto split and quarto prove arrays and a question job agree with local runs ($((SECONDS - started)) s)"
+check_question_array
+echo "slurm check: passed: table1, sizes, annulus, quarto split and quarto prove arrays, a question job and a question array agree with local runs ($((SECONDS - started)) s)"

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use connectk::experiment::question::{Asked, Question, ask};
+use connectk::experiment::question::{Asked, Question, Split, ask};
 use connectk::experiment::sizes::add_answer;
-use connectk::{Mib, Player, Rules, Solver};
+use connectk::{Mib, Player, Rules, Solver, notation};
 
 use super::board::BoardArgs;
 
@@ -46,6 +46,16 @@ pub struct Args {
     /// The CSV the answers are read from and appended to.
     #[arg(long, value_name = "FILE")]
     answers: PathBuf,
+    /// Ask from the position after these moves instead of the empty board (`--by-ply` still
+    /// counts from the empty board). Runs from the positions a few plies down, each with its
+    /// own --answers, answer the empty board's question side by side; a last run from the
+    /// empty board with the same --depth and their files as --known asks nothing they asked.
+    #[arg(long, default_value = "", value_name = "MOVES")]
+    moves: String,
+    /// Another CSV of answers about the same board, read and never written (another run's,
+    /// even while that run appends to it); repeat for more.
+    #[arg(long, value_name = "FILE")]
+    known: Vec<PathBuf>,
     /// Stop after this many seconds (the search under way is dropped; every answer found is
     /// kept). Default: no limit.
     #[arg(long, value_name = "SECONDS")]
@@ -82,33 +92,39 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         player: args.player,
         by_ply: args.by_ply,
     };
+    let (_, start) = notation::parse(rules, &args.moves)?;
+    if args.open.is_some() && !start.is_empty() {
+        anyhow::bail!(
+            "--open with --moves: the open file takes answers about the empty board only; \
+             drop one of them"
+        );
+    }
     let mut solver = Solver::new(args.table_mb).with_threads(args.threads.into());
-    let asked = ask(
-        question,
-        args.depth,
+    let split = Split {
+        start: &start,
+        known: &args.known,
         time,
-        &args.answers,
-        &mut solver,
-        &mut |row, path| {
-            let moves = if row.moves.is_empty() {
-                "(empty)"
-            } else {
-                &row.moves
-            };
-            let side = if row.above { "above" } else { "not above" };
-            let place: Vec<String> = path
-                .iter()
-                .map(|b| format!("{}/{}", b.tried, b.of))
-                .collect();
-            errln!(
-                "{moves} probe {}: {side} ({} nodes, {:.1} s) at {}",
-                row.probe,
-                row.nodes,
-                row.seconds,
-                place.join(" ")
-            );
-        },
-    )?;
+        ..Split::new(args.depth, &args.answers)
+    };
+    let asked = ask(question, &split, &mut solver, &mut |row, path| {
+        let moves = if row.moves.is_empty() {
+            "(empty)"
+        } else {
+            &row.moves
+        };
+        let side = if row.above { "above" } else { "not above" };
+        let place: Vec<String> = path
+            .iter()
+            .map(|b| format!("{}/{}", b.tried, b.of))
+            .collect();
+        errln!(
+            "{moves} probe {}: {side} ({} nodes, {:.1} s) at {}",
+            row.probe,
+            row.nodes,
+            row.seconds,
+            place.join(" ")
+        );
+    })?;
     if let (Some(open), Some(answer)) = (&args.open, asked.answer) {
         add_to_open(open, question, answer, &asked)?;
     }
@@ -117,9 +133,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(false) => "no",
         None => "unknown (the time ran out; a rerun with the same --answers goes on)",
     };
+    let after = if start.is_empty() {
+        String::new()
+    } else {
+        format!(" after {}", args.moves.trim())
+    };
     outln!(
-        "does {} win {rules} by ply {}? {verdict}: {} answers found now ({} nodes, {:.0} s), \
-         {} read from {}",
+        "does {} win {rules}{after} by ply {}? {verdict}: {} answers found now ({} nodes, \
+         {:.0} s), {} read from {}",
         args.player,
         args.by_ply,
         asked.searched,

@@ -6,13 +6,13 @@
 //! is what left misère 7x7's game length open after run upon run of hours.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
 use super::export::ExportError;
-use super::export::csv::LineProblem;
+use super::export::csv::{LineProblem, read_complete_rows};
 use super::store::{Record, Store};
 use crate::engine::notation;
 use crate::engine::outcome::{GameResult, Player};
@@ -21,8 +21,8 @@ use crate::engine::rules::Rules;
 use crate::solver::score::{Score, loss_at, win_at};
 use crate::solver::{Budget, Solver};
 
-/// The question: does `player` win the game from the empty board of `rules` on ply `by_ply`
-/// or sooner, whatever the other side does?
+/// The question: does `player` win the game of `rules` on ply `by_ply` or sooner, whatever the
+/// other side does (from the empty board, or from a start: see [`Split`])?
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Question {
     /// The board and its rules.
@@ -75,6 +75,39 @@ pub struct Branch {
     pub of: usize,
 }
 
+/// How a question is split and kept.
+#[derive(Clone, Copy, Debug)]
+pub struct Split<'a> {
+    /// The split's depth in plies from the empty board: positions this deep are each one
+    /// search (a start as deep or deeper is one search itself).
+    pub depth: u32,
+    /// The CSV the answers are read from and appended to.
+    pub answers: &'a Path,
+    /// The moves from the empty board to the position asked about (none: the empty board).
+    /// Questions from several starts answer one question from the empty board in pieces that
+    /// can run side by side (a job array), each with its own CSV.
+    pub start: &'a [Column],
+    /// Other CSVs of answers about the same board, read and never written (another task's,
+    /// which may be appending to it now: its last line is read once complete).
+    pub known: &'a [PathBuf],
+    /// The time for the whole run (none: no limit).
+    pub time: Option<Duration>,
+}
+
+impl<'a> Split<'a> {
+    /// A split `depth` plies deep from the empty board, kept in `answers`, with no other CSV
+    /// and no time limit.
+    pub fn new(depth: u32, answers: &'a Path) -> Split<'a> {
+        Split {
+            depth,
+            answers,
+            start: &[],
+            known: &[],
+            time: None,
+        }
+    }
+}
+
 /// What a run found.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Asked {
@@ -94,47 +127,46 @@ pub struct Asked {
     pub all_seconds: f64,
 }
 
-/// Answers `question` by alpha-beta over the first `depth` plies, asking the solver about the
-/// positions `depth` plies down (null-window searches) only as the answer needs them, within
-/// `time` in all (none: no limit). Answers are read from and appended to the CSV at `path`;
-/// `on_answer` is told each new one, with its place in the split ([`Branch`], ply by ply).
+/// Answers `question` from the start of `split` by alpha-beta down to the split's depth,
+/// asking the solver about the positions that deep (null-window searches) only as the answer
+/// needs them, within the split's time. Answers are read from the split's CSVs and appended to
+/// its own; `on_answer` is told each new one, with its place below the start ([`Branch`], ply
+/// by ply).
 ///
 /// # Errors
-/// [`ExportError`] when the CSV cannot be read or written.
+/// [`ExportError`] when a CSV cannot be read or written, or holds another board's answers.
+///
+/// # Panics
+/// If the start is not a line of legal moves of the board that leaves the game open (the
+/// command line checks it first).
 pub fn ask(
     question: Question,
-    depth: u32,
-    time: Option<Duration>,
-    path: &Path,
+    split: &Split<'_>,
     solver: &mut Solver,
     on_answer: &mut dyn FnMut(&AnswerRow, &[Branch]),
 ) -> Result<Asked, ExportError> {
-    let store = Store::<AnswerRow>::open(path)?;
-    let rows = store.rows()?;
+    let store = Store::<AnswerRow>::open(split.answers)?;
     let board = question.rules.to_string();
-    if let Some((i, row)) = rows.iter().enumerate().find(|(_, r)| r.board != board) {
-        return Err(ExportError::Unreadable {
-            path: path.display().to_string(),
-            line: i as u64 + 2,
-            problem: LineProblem {
-                field: Some("board".into()),
-                message: format!(
-                    "an answer about {}, not {board}: give each board a file of its own",
-                    row.board
-                ),
-            },
-        });
-    }
+    let rows = store.rows()?;
+    check_board(split.answers, &rows, &board)?;
     let earlier_nodes = rows.iter().map(|r| r.nodes).sum::<u64>();
     let earlier_seconds = rows.iter().map(|r| r.seconds).sum::<f64>();
-    let known = rows
+    let mut known: HashMap<(String, i32), bool> = rows
         .into_iter()
         .map(|row| ((row.key, row.probe), row.above))
         .collect();
+    for other in split.known {
+        let rows: Vec<AnswerRow> = read_complete_rows(other, ANSWER_COLUMNS, "answers")?;
+        check_board(other, &rows, &board)?;
+        known.extend(
+            rows.into_iter()
+                .map(|row| ((row.key, row.probe), row.above)),
+        );
+    }
     let mut asker = Asker {
         rules: question.rules,
-        depth,
-        deadline: time.map(|t| Instant::now() + t),
+        depth: split.depth,
+        deadline: split.time.map(|t| Instant::now() + t),
         known,
         memo: HashMap::new(),
         store,
@@ -144,15 +176,19 @@ pub fn ask(
         asked: Asked::default(),
         failed: None,
     };
-    let root = Position::new(question.rules);
-    // "`player` wins on ply `by_ply` or sooner" is "P1's score is at least the score of that
-    // win" for P1, and "P1's score is at most the score of that loss" for P2.
+    let mut root = Position::new(question.rules);
+    for &column in split.start {
+        root = root.played(column).expect("a legal start");
+    }
+    // "`player` wins on ply `by_ply` or sooner" is "the side to move's score is at least the
+    // score of that win" when `player` is to move, and "at most the score of that loss" when
+    // the other side is.
     let win = win_at(question.rules.cells(), question.by_ply);
-    let answer = match question.player {
-        Player::P1 => asker.above(&root, &mut Vec::new(), win - 1),
-        Player::P2 => asker
-            .above(&root, &mut Vec::new(), -win)
-            .map(|above| !above),
+    let mut moves = split.start.to_vec();
+    let answer = if root.to_move() == question.player {
+        asker.above(&root, &mut moves, win - 1)
+    } else {
+        asker.above(&root, &mut moves, -win).map(|above| !above)
     };
     if let Some(e) = asker.failed {
         return Err(e);
@@ -164,6 +200,29 @@ pub fn ask(
         all_seconds: earlier_seconds + asked.seconds,
         ..asked
     })
+}
+
+/// The columns of an answers CSV, in order.
+const ANSWER_COLUMNS: &[&str] = &[
+    "board", "key", "moves", "probe", "above", "nodes", "seconds",
+];
+
+/// Refuses `rows` of `path` where one is about another board than `board`.
+fn check_board(path: &Path, rows: &[AnswerRow], board: &str) -> Result<(), ExportError> {
+    match rows.iter().enumerate().find(|(_, r)| r.board != board) {
+        None => Ok(()),
+        Some((i, row)) => Err(ExportError::Unreadable {
+            path: path.display().to_string(),
+            line: i as u64 + 2,
+            problem: LineProblem {
+                field: Some("board".into()),
+                message: format!(
+                    "an answer about {}, not {board}: give each board a file of its own",
+                    row.board
+                ),
+            },
+        }),
+    }
 }
 
 /// The state of one run.

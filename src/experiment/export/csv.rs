@@ -189,6 +189,46 @@ pub(crate) fn read_header(path: &Path) -> Result<Vec<String>, ExportError> {
     Ok(headers.iter().map(str::to_string).collect())
 }
 
+/// The rows of a CSV that another process may be appending to right now, up to its last
+/// complete line; its header must be `columns`, its rows `what` (as error messages name them).
+///
+/// # Errors
+/// [`ExportError::Io`] when the file cannot be read, [`ExportError::Unreadable`] for a header
+/// other than `columns` or the first line that is not a row of `R`.
+pub(crate) fn read_complete_rows<R: DeserializeOwned>(
+    path: &Path,
+    columns: &[&str],
+    what: &str,
+) -> Result<Vec<R>, ExportError> {
+    let bytes = std::fs::read(path).map_err(io_error(path))?;
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut reader = ::csv::Reader::from_reader(&bytes[..complete]);
+    let header = reader
+        .headers()
+        .map(|h| h.iter().eq(columns.iter().copied()))
+        .unwrap_or(false);
+    let problem = |line: u64, message: String| ExportError::Unreadable {
+        path: path.display().to_string(),
+        line,
+        problem: LineProblem {
+            field: None,
+            message,
+        },
+    };
+    if complete > 0 && !header {
+        let message = format!(
+            "not a CSV of {what}: its header must be {}",
+            columns.join(",")
+        );
+        return Err(problem(1, message));
+    }
+    let mut rows = Vec::new();
+    for (i, row) in reader.deserialize::<R>().enumerate() {
+        rows.push(row.map_err(|e| problem(i as u64 + 2, format!("not a row of {what} ({e})")))?);
+    }
+    Ok(rows)
+}
+
 /// Reads every row of a CSV file.
 ///
 /// # Errors

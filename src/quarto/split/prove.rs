@@ -7,9 +7,9 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::experiment::export::csv::LineProblem;
+use crate::experiment::export::ExportError;
+use crate::experiment::export::csv::read_complete_rows;
 use crate::experiment::export::markdown::Document;
-use crate::experiment::export::{ExportError, io_error};
 use crate::experiment::shard::Shard;
 use crate::experiment::store::{Record, Store};
 use crate::{GameResult, Player, Value};
@@ -280,39 +280,8 @@ pub fn prove(
 /// The rows of another process's CSV of bounds, up to its last complete line (that process
 /// may be appending a row right now).
 fn complete_rows(path: &Path) -> Result<Vec<BoundRow>, ExportError> {
-    let bytes = std::fs::read(path).map_err(io_error(path))?;
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let mut reader = csv::Reader::from_reader(&bytes[..complete]);
     let columns = ["key", "record", "lower", "upper", "nodes", "seconds"];
-    let header = reader
-        .headers()
-        .map(|h| h.iter().eq(columns))
-        .unwrap_or(false);
-    if complete > 0 && !header {
-        return Err(ExportError::Unreadable {
-            path: path.display().to_string(),
-            line: 1,
-            problem: LineProblem {
-                field: None,
-                message: format!(
-                    "not a CSV of bounds: its header must be {}",
-                    columns.join(",")
-                ),
-            },
-        });
-    }
-    let mut rows = Vec::new();
-    for (i, row) in reader.deserialize::<BoundRow>().enumerate() {
-        rows.push(row.map_err(|e| ExportError::Unreadable {
-            path: path.display().to_string(),
-            line: i as u64 + 2,
-            problem: LineProblem {
-                field: None,
-                message: format!("not a row of bounds ({e})"),
-            },
-        })?);
-    }
-    Ok(rows)
+    read_complete_rows(path, &columns, "bounds")
 }
 
 /// A result as an outcome for P1: 1 a win, 0 a draw, -1 a loss.

@@ -13,15 +13,16 @@ use super::board::BoardArgs;
 
 /// Ask whether a player wins the empty board by a given ply, in pieces that are kept.
 ///
-/// Answers one yes-or-no question about the empty board, "does --player win on ply --by-ply
-/// or sooner, whatever the other side does?", by alpha-beta over the first --depth plies: the
-/// positions --depth plies down are each asked with one null-window search, only as the
-/// answer needs them, and each answer is appended to --answers the moment it is found. A run
-/// cut short (by --time-limit, or killed) keeps every answer it found, and a rerun with the
-/// same --answers goes on from them, so a question too long for one sitting is answered over
-/// several (or by several machines' runs one after another). For the game length of a board
-/// whose outcome is known: a "no" for the winner by ply L puts the length after L, a "yes" at
-/// or before it.
+/// Answers one yes-or-no question about the empty board (or the position after --moves),
+/// "does --player win on ply --by-ply or sooner, whatever the other side does?", by alpha-beta
+/// down to ply --depth: the positions that deep are each asked with one null-window search,
+/// only as the answer needs them, and each answer is appended to --answers the moment it is
+/// found. A run cut short (by --time-limit, or killed) keeps every answer it found, and a rerun
+/// with the same --answers goes on from them, so a question too long for one sitting is
+/// answered over several; runs from several --moves side by side, then one from the empty
+/// board reading their files with --known, answer it on several machines at once. For the game
+/// length of a board whose outcome is known: a "no" for the winner by ply L puts the length
+/// after L, a "yes" at or before it.
 ///
 /// Prints each answer found on stderr with its place in the split, and the verdict on stdout:
 /// `yes`, `no`, or `unknown` when the time ran out. The place is one fraction a ply of the

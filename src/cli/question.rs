@@ -40,8 +40,9 @@ pub struct Args {
     /// The last ply on which the win may come (1 to the number of cells).
     #[arg(long, value_name = "PLY")]
     by_ply: u32,
-    /// Plies searched by this command before the questions handed to the solver (0: one
-    /// search of the whole question). Deeper splits keep smaller pieces and ask more of them.
+    /// The split's depth, in plies from the empty board: the positions that deep are handed
+    /// to the solver, one search each (0, or a --moves as long: one search of the whole
+    /// question). Deeper splits keep smaller pieces and ask more of them.
     #[arg(long, default_value_t = 2, value_name = "PLIES")]
     depth: u32,
     /// The CSV the answers are read from and appended to.

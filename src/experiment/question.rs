@@ -137,8 +137,7 @@ pub struct Asked {
 /// [`ExportError`] when a CSV cannot be read or written, or holds another board's answers.
 ///
 /// # Panics
-/// If the start is not a line of legal moves of the board that leaves the game open (the
-/// command line checks it first).
+/// If the start is not a line of legal moves of the board (the command line checks it first).
 pub fn ask(
     question: Question,
     split: &Split<'_>,

@@ -1070,6 +1070,18 @@ const RESULTS: &[Results] = &[
         column: "outcome",
     },
     Results {
+        make: "annulus --max-cells 4 --k-max 3 --strong-nodes 1 --weak-nodes 1 --out {D}",
+        file: "open.csv",
+        readers: &["annulus --max-cells 4 --k-max 3 --strong-nodes 1 --weak-nodes 1 --out {D}"],
+        values: &[
+            ("rules", "chess"),
+            ("k", "x"),
+            ("strong_nodes", "many"),
+            ("table_mb", "-1"),
+        ],
+        column: "weak_nodes",
+    },
+    Results {
         make: "table1 --max-cells 4 --k-max 3 --out {D}",
         file: "table1.csv",
         readers: &[

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use connectk::experiment::question::{Asked, Question, Split, ask};
+use connectk::experiment::question::{AnswerRow, Asked, Branch, Question, Split, ask};
 use connectk::experiment::sizes::add_answer;
 use connectk::{Mib, Player, Rules, Solver, notation};
 
@@ -108,41 +108,54 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         time,
         ..Split::new(args.depth, &args.answers)
     };
-    let asked = ask(question, &split, &mut solver, &mut |row, path| {
-        let moves = if row.moves.is_empty() {
-            "(empty)"
-        } else {
-            &row.moves
-        };
-        let side = if row.above { "above" } else { "not above" };
-        let place: Vec<String> = path
-            .iter()
-            .map(|b| format!("{}/{}", b.tried, b.of))
-            .collect();
-        errln!(
-            "{moves} probe {}: {side} ({} nodes, {:.1} s) at {}",
-            row.probe,
-            row.nodes,
-            row.seconds,
-            place.join(" ")
-        );
-    })?;
+    let asked = ask(question, &split, &mut solver, &mut print_answer)?;
     if let (Some(open), Some(answer)) = (&args.open, asked.answer) {
         add_to_open(open, question, answer, &asked)?;
     }
+    print_verdict(&args, rules, &asked)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints one answer found on stderr, with its place in the split.
+fn print_answer(row: &AnswerRow, path: &[Branch]) {
+    let moves = if row.moves.is_empty() {
+        "(empty)"
+    } else {
+        &row.moves
+    };
+    let side = if row.above { "above" } else { "not above" };
+    let place: Vec<String> = path
+        .iter()
+        .map(|b| format!("{}/{}", b.tried, b.of))
+        .collect();
+    errln!(
+        "{moves} probe {}: {side} ({} nodes, {:.1} s) at {}",
+        row.probe,
+        row.nodes,
+        row.seconds,
+        place.join(" ")
+    );
+}
+
+/// Prints the verdict on stdout, with what the run searched and read.
+fn print_verdict(args: &Args, rules: Rules, asked: &Asked) -> std::io::Result<()> {
     let verdict = match asked.answer {
         Some(true) => "yes",
         Some(false) => "no",
         None => "unknown (the time ran out; a rerun with the same --answers goes on)",
     };
-    let after = if start.is_empty() {
-        String::new()
-    } else {
-        format!(" after {}", args.moves.trim())
+    let after = match args.moves.trim() {
+        "" => String::new(),
+        moves => format!(" after {moves}"),
+    };
+    let others = match args.known.len() {
+        0 => String::new(),
+        1 => " and 1 other file".to_string(),
+        n => format!(" and {n} other files"),
     };
     outln!(
         "does {} win {rules}{after} by ply {}? {verdict}: {} answers found now ({} nodes, \
-         {:.0} s), {} read from {}",
+         {:.0} s), {} read from {}{others}",
         args.player,
         args.by_ply,
         asked.searched,
@@ -151,7 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         asked.reused,
         args.answers.display()
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Checks the ply and depth against the board of `rules`; returns the time limit.

@@ -288,6 +288,7 @@ check_question_array() {
     export QUESTION_RULES=misere QUESTION_WIDTH=5 QUESTION_HEIGHT=4 QUESTION_PLAYER=P2
     export QUESTION_BY_PLY=15 QUESTION_DEPTH=3 QUESTION_TABLE_MB=16
     export QUESTION_STARTS="$tmp/starts.txt" QUESTION_DIR="$tmp/slurm/question-array"
+    export QUESTION_SCRIPT="$here/question.sbatch"
     printf '%s\n' 11 12 13 14 15 21 22 23 24 25 31 32 33 >"$QUESTION_STARTS"
     run_family question-array question-array.sbatch \
         "QUESTION_KNOWN_DIR=$QUESTION_DIR QUESTION_ANSWERS=$QUESTION_DIR/root.csv bash $here/question.sbatch"

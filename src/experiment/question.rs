@@ -150,18 +150,16 @@ pub fn ask(
     check_board(split.answers, &rows, &board)?;
     let earlier_nodes = rows.iter().map(|r| r.nodes).sum::<u64>();
     let earlier_seconds = rows.iter().map(|r| r.seconds).sum::<f64>();
-    let mut known: HashMap<(String, i32), bool> = rows
-        .into_iter()
-        .map(|row| ((row.key, row.probe), row.above))
-        .collect();
+    let mut all = rows;
     for other in split.known {
         let rows: Vec<AnswerRow> = read_complete_rows(other, ANSWER_COLUMNS, "answers")?;
         check_board(other, &rows, &board)?;
-        known.extend(
-            rows.into_iter()
-                .map(|row| ((row.key, row.probe), row.above)),
-        );
+        all.extend(rows);
     }
+    let known = all
+        .into_iter()
+        .map(|row| ((row.key, row.probe), row.above))
+        .collect();
     let mut asker = Asker {
         rules: question.rules,
         depth: split.depth,

@@ -566,6 +566,41 @@ mod tests {
         );
     }
 
+    /// A board that no run has reached, though the table's shape calls for it (its sides at
+    /// least the smallest seen, its width + height one of the sums seen), is named in the
+    /// summary, in its grid cell and in the open section; a board of another sum is not.
+    #[test]
+    fn a_board_no_run_reached_is_named_not_tried() {
+        let row = solve(Variant::Normal, 4, 4);
+        let open = Attempt {
+            rules: Variant::Normal,
+            k: 4,
+            width: 5,
+            height: 4,
+            seconds_each: 1.0,
+            outcome: None,
+            remoteness_min: None,
+            remoteness_max: None,
+            nodes: 10,
+            seconds: None,
+            line: String::new(),
+        };
+        let dir = std::env::temp_dir().join(format!("connectk-untried-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let summary = Sizes::merge()
+            .publish(&dir, vec![row], vec![open], &[], "test")
+            .unwrap();
+        let report = std::fs::read_to_string(dir.join("sizes.md")).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(summary.contains("1 open, 1 not tried yet"), "{summary}");
+        assert!(report.contains("them): normal k = 4 4x5."), "{report}");
+        assert!(report.contains("| 5 | not tried |  |"), "{report}");
+        assert!(
+            !report.contains("5x5") && !report.contains("4x6"),
+            "{report}"
+        );
+    }
+
     /// A board attempted in sittings of growing time, each going on from the attempt before
     /// (by way of `open.csv`'s columns, written and read back), ends with the row a single
     /// solve finds, its nodes counting every sitting's; an attempt that knows the outcome and

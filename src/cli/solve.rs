@@ -46,7 +46,8 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Also print a principal variation: best moves for both sides to the end of the game
-    /// (the lowest-numbered best move at each step; implies an exact solve).
+    /// (at each step the first best move in the search's fixed order, the same every run;
+    /// implies an exact solve).
     #[arg(long, conflicts_with = "weak")]
     pv: bool,
     /// Solve one position per line of FILE (`-` for stdin): the first whitespace-separated token

@@ -651,16 +651,41 @@ impl Solver {
         }
     }
 
+    /// Whether the side to move in `pos` can do no better than the exact `value` (false for a
+    /// value no score of `pos` stands for): one null-window search. With a move that keeps
+    /// `value` (as each step of [`Solver::line_keeping`] finds) it makes `value` the
+    /// position's own, which a line going on from a start read from a file needs checked.
+    pub(crate) fn no_better_than(&mut self, pos: &Position, value: Value) -> bool {
+        Self::score_of(pos, value).is_some_and(|score| !self.above(pos, score))
+    }
+
     /// The legal moves of `pos` (not over), reached by the move `last`, in the order the
     /// search tries them (see `Search::move_order`).
     pub(crate) fn move_order(&mut self, pos: &Position, last: Option<Column>) -> Vec<Column> {
-        fn run<B: Bits>(search: &mut Search<B>, pos: &Position, last: Option<u32>) -> Vec<u32> {
-            search.move_order(&pos.convert::<B>().expect("backend chosen to fit"), last)
+        self.ordered(pos, last, true)
+    }
+
+    /// The moves of `pos` (not over) after `last` in the search's order, with the table's best
+    /// move first when `hint` (`Search::move_order`) or without it, the same in every run
+    /// (`Search::static_order`).
+    fn ordered(&mut self, pos: &Position, last: Option<Column>, hint: bool) -> Vec<Column> {
+        fn run<B: Bits>(
+            search: &mut Search<B>,
+            pos: &Position,
+            last: Option<u32>,
+            hint: bool,
+        ) -> Vec<u32> {
+            let pos = pos.convert::<B>().expect("backend chosen to fit");
+            if hint {
+                search.move_order(&pos, last)
+            } else {
+                search.static_order(&pos, last)
+            }
         }
         let last = last.map(Column::index);
         let columns = match self.backend(pos.rules()) {
-            Backend::Narrow(s) => run(s, pos, last),
-            Backend::Wide(s) => run(s, pos, last),
+            Backend::Narrow(s) => run(s, pos, last, hint),
+            Backend::Wide(s) => run(s, pos, last, hint),
         };
         columns.into_iter().map(Column::new).collect()
     }
@@ -730,9 +755,14 @@ impl Solver {
             .collect()
     }
 
-    /// A principal variation: from `pos`, best moves for both sides until the game ends
-    /// (the lowest-numbered best move at each step). Each step settles one move at a time with
-    /// a narrow window, so it costs far less than analysing every move. Inside
+    /// A principal variation: from `pos`, best moves for both sides until the game ends (at
+    /// each step the first best move in the search's own order without the table's hint,
+    /// which depends on the position and the move before it alone, so the line is the same in
+    /// every run: under misère rules the answer on top of the opponent's disc first, the
+    /// paper's take-even). Each step settles one move at a time with a narrow window, so it
+    /// costs far less than analysing every move; trying the likeliest move first spares most
+    /// of the searches that prove a move does not keep the value, which on a large board cost
+    /// as much as a solve. Inside
     /// [`Solver::limited`], a budget that runs out ends the line where it is (the searches'
     /// answers mean nothing from then on, and `limited` returns no answer).
     pub fn principal_variation(&mut self, pos: &Position) -> Vec<Column> {
@@ -740,7 +770,7 @@ impl Solver {
             return Vec::new();
         }
         let score = self.score(pos, Depth::Strong);
-        self.line_from(*pos, score, &mut |_, _| {})
+        self.line_from(*pos, score, None, &mut |_, _| {})
             .expect("every solved position has a move that keeps its value")
     }
 
@@ -753,7 +783,7 @@ impl Solver {
         if pos.is_over() || value.remoteness.is_none() {
             return self.principal_variation(pos);
         }
-        self.line_keeping(pos, value, &mut |_, _| {})
+        self.line_keeping(pos, value, None, &mut |_, _| {})
             .unwrap_or_else(|| self.principal_variation(pos))
     }
 
@@ -761,7 +791,8 @@ impl Solver {
     /// (see [`Solver::principal_variation_of`]), telling `stepped` the line so far and the
     /// nodes this solver has searched in all after each move it settles, so that a caller can
     /// keep what an interrupted line had found and go on from its end later (the value there
-    /// is the same result with that many plies less).
+    /// is the same result with that many plies less, and `last`, the move that reached
+    /// `pos`, is the line's last move: given it, the line goes on as it would have).
     /// `None` when no move keeps `value` at some step (it was not the value of the position
     /// reached), or the value has no exact score. Inside [`Solver::limited`], a budget that
     /// runs out ends the line where it is.
@@ -769,6 +800,7 @@ impl Solver {
         &mut self,
         pos: &Position,
         value: Value,
+        last: Option<Column>,
         stepped: &mut dyn FnMut(&[Column], u64),
     ) -> Option<Vec<Column>> {
         if pos.is_over() {
@@ -776,23 +808,27 @@ impl Solver {
         }
         // A value no score stands for (a game longer than the cells left) has no line.
         let score = Self::score_of(pos, value)?;
-        self.line_from(*pos, score, stepped)
+        self.line_from(*pos, score, last, stepped)
     }
 
-    /// The line from `pos` along moves that keep the exact score `score`: each child found has
-    /// score `-score`, so the next step needs no search for its own score; `stepped` is told
-    /// the line and the nodes so far after each move. `None` when no move keeps it (`score`
+    /// The line from `pos` (reached by the move `last`, if known) along moves that keep the
+    /// exact score `score`, tried in [`Solver::principal_variation`]'s order: each child found
+    /// has score `-score`, so the next step needs no search for its own score; `stepped` is
+    /// told the line and the nodes so far after each move. `None` when no move keeps it (`score`
     /// was not the position's), unless the budget ran out.
     fn line_from(
         &mut self,
         mut pos: Position,
         mut score: Score,
+        last: Option<Column>,
         stepped: &mut dyn FnMut(&[Column], u64),
     ) -> Option<Vec<Column>> {
         let mut line = Vec::new();
         while !pos.is_over() {
             let value = Self::value_of(&pos, score, Depth::Strong);
-            let found = pos.legal_columns().into_iter().find(|&column| {
+            let before = line.last().copied().or(last);
+            let order = self.ordered(&pos, before, false);
+            let found = order.into_iter().find(|&column| {
                 let child = pos.played(column).expect("legal column");
                 self.achieves(&child, Some(score), value)
             });

@@ -286,7 +286,7 @@ fn solve_with_line(
 
 /// The principal variation of `pos`, whose exact value is `value`, going on from the end of
 /// `prefix` when it is the start of one (each of its moves keeps the value, as a line found
-/// earlier does), else from `pos`; `stepped` is told the whole line so far after each move.
+/// earlier does: checked at its end), else from `pos`; `stepped` is told the whole line so far after each move.
 fn line_going_on(
     solver: &mut Solver,
     pos: &Position,
@@ -294,10 +294,16 @@ fn line_going_on(
     prefix: &[Column],
     stepped: &mut dyn FnMut(&[Column], u64),
 ) -> Vec<Column> {
-    let after = after_prefix(pos, value, prefix);
+    // The line from the start's end keeps the value it is given, and at each step finds a move
+    // that achieves it; whether the start's end can do better (a start that left the
+    // principal variation, as in an edited file) takes one search of its own. Only the end is
+    // checked: each position of the start would cost a search as large as the board's solve
+    // near the root, and a start this program wrote kept the value at every move.
+    let after =
+        after_prefix(pos, value, prefix).filter(|(at, left)| solver.no_better_than(at, *left));
     let rest = after.and_then(|(at, left)| {
         let mut tell = |rest: &[Column], nodes: u64| stepped(&[prefix, rest].concat(), nodes);
-        solver.line_keeping(&at, left, &mut tell)
+        solver.line_keeping(&at, left, prefix.last().copied(), &mut tell)
     });
     // A start that was not a principal variation's (an edited file) shows in most cases as
     // a line that ends the game otherwise than `value` says; the line is then found afresh.
@@ -305,7 +311,7 @@ fn line_going_on(
     match line.filter(|line| ends_as(pos, line, value)) {
         Some(line) => line,
         None => solver
-            .line_keeping(pos, value, stepped)
+            .line_keeping(pos, value, None, stepped)
             .unwrap_or_else(|| solver.principal_variation(pos)),
     }
 }

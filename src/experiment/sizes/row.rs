@@ -44,7 +44,7 @@ pub struct Row {
     pub strategy: Option<String>,
     /// The longest game the opponent can force against that strategy (boards up to 48 cells).
     pub strategy_longest: Option<u32>,
-    /// A principal variation: best moves for both sides to the end (lowest-numbered first).
+    /// A principal variation: best moves for both sides to the end (`Solver::principal_variation`).
     pub pv: String,
     /// Nodes of the exact solve.
     pub nodes: u64,

@@ -741,11 +741,30 @@ impl<B: Bits> Search<B> {
     }
 
     /// The legal moves of `pos` (not over) in the order this search tries them: the table's
-    /// best move from an earlier search first, then [`MoveOrder::sort`]'s order, told the
-    /// last move `last` (the misère ordering answers on top of it). For a caller that splits a
-    /// question into its children's (see `experiment::question`): the likeliest refutation
-    /// first, as in the search itself.
+    /// best move from an earlier search first, then [`Search::static_order`]'s. For a caller
+    /// that splits a question into its children's (see `experiment::question`): the likeliest
+    /// refutation first, as in the search itself.
     pub(crate) fn move_order(&mut self, pos: &Position<B>, last: Option<u32>) -> Vec<u32> {
+        let mut list = self.ranked(pos, last);
+        let slot = self.locate(pos);
+        if let Some(column) = self.table.get(slot.key, slot.near).and_then(|k| k.best) {
+            let column = slot.symmetry.undo(column, self.layout.rules().width());
+            MoveOrder::put_first(&self.layout, column, &mut list);
+        }
+        self.columns(&list)
+    }
+
+    /// The legal moves of `pos` (not over) in [`MoveOrder::sort`]'s order, told the last
+    /// move `last` (the misère ordering answers on top of it): what the search tries first
+    /// where the table has no move for the position. It depends on the position and `last`
+    /// alone, never on what the table holds, so a caller that takes the first move of it
+    /// that does something gets the same move in every run.
+    pub(crate) fn static_order(&self, pos: &Position<B>, last: Option<u32>) -> Vec<u32> {
+        self.columns(&self.ranked(pos, last))
+    }
+
+    /// `pos`'s legal moves ranked by [`MoveOrder::sort`] after the move `last`.
+    fn ranked(&self, pos: &Position<B>, last: Option<u32>) -> Vec<Ranked<B>> {
         let empty = self.layout.full() & !pos.mask();
         let their_threats = self.layout.completing_cells(pos.opponent()) & empty;
         let above_last = last.map_or(B::ZERO, |c| pos.playable() & self.layout.column_mask(c));
@@ -758,11 +777,11 @@ impl<B: Bits> Search<B> {
             &ThreatsAfter::new(),
             &mut list,
         );
-        let slot = self.locate(pos);
-        if let Some(column) = self.table.get(slot.key, slot.near).and_then(|k| k.best) {
-            let column = slot.symmetry.undo(column, self.layout.rules().width());
-            MoveOrder::put_first(&self.layout, column, &mut list);
-        }
+        list
+    }
+
+    /// The columns of `list`'s moves, in its order.
+    fn columns(&self, list: &[Ranked<B>]) -> Vec<u32> {
         list.iter()
             .map(|r| self.layout.bit_cell(r.bit).column)
             .collect()

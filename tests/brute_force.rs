@@ -210,7 +210,8 @@ proptest! {
 /// line keeps the position's value (the brute-force value after it is the same result, one ply
 /// nearer the end), and the line ends the game. The line from the value a solve found
 /// (`principal_variation_of`, in a fresh solver, so that no earlier search helps it) is the
-/// same as the one the solver finds from nothing.
+/// same as the one the solver finds from nothing, and so is the line of a solver whose larger
+/// table holds other searches first (the line's order of moves never depends on the table).
 fn check_principal_variation(rules: Rules, choices: &[usize]) -> Result<(), TestCaseError> {
     let (pos, moves) = replay(rules, choices);
     if pos.is_over() {
@@ -221,6 +222,10 @@ fn check_principal_variation(rules: Rules, choices: &[usize]) -> Result<(), Test
     let line = Solver::new(Mib(1)).principal_variation(&pos);
     let from_value = Solver::new(Mib(1)).principal_variation_of(&pos, value);
     prop_assert_eq!(&from_value, &line, "{} after {:?}", rules, shown);
+    let mut warmed = Solver::new(Mib(4));
+    warmed.solve(&Position::new(rules));
+    let after_others = warmed.principal_variation(&pos);
+    prop_assert_eq!(&after_others, &line, "{} after {:?}", rules, shown);
     let remoteness = value.remoteness.expect("an exact value");
     prop_assert_eq!(line.len() as u32, remoteness, "{} after {:?}", rules, shown);
     let mut played = moves.clone();

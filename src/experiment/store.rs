@@ -93,11 +93,15 @@ impl<R> Default for Resumption<'_, R> {
     }
 }
 
-/// A CSV file of rows open for appending, shared by worker threads.
+/// A CSV file of rows appended to by worker threads. Each row is appended by opening the file
+/// at its path anew, not through a handle kept open: a file replaced under a long run (by an
+/// editor, a `git stash` and its `pop`, a copy put back) then receives the rows, where a kept
+/// handle would write them into the replaced file, gone once the run ends.
 pub struct Store<R: Record> {
     path: PathBuf,
     done: HashSet<R::Key>,
-    writer: Mutex<csv::Writer<File>>,
+    /// Held while a row is written, so that the rows of several threads never interleave.
+    writing: Mutex<()>,
     /// The end of the file that an interrupted write had left cut short, dropped at opening.
     dropped: Option<String>,
 }
@@ -169,16 +173,14 @@ impl<R: Record> Store<R> {
             write_all(path, &existing)?;
         }
         // A file without rows is started afresh (even if a header or nothing was left behind),
-        // and the writer then puts the header before the first row.
-        let file = if fresh {
+        // and the first row appended puts the header before itself. Opening it here also
+        // tells at once when it cannot be written.
+        if fresh {
             File::create(path)
         } else {
             OpenOptions::new().append(true).open(path)
         }
         .map_err(write_error(path))?;
-        let writer = csv::WriterBuilder::new()
-            .has_headers(fresh)
-            .from_writer(file);
         Ok(Store {
             path: path.to_path_buf(),
             done: existing
@@ -186,7 +188,7 @@ impl<R: Record> Store<R> {
                 .filter(|row| settled(row))
                 .map(Record::key)
                 .collect(),
-            writer: Mutex::new(writer),
+            writing: Mutex::new(()),
             dropped,
         })
     }
@@ -240,12 +242,22 @@ impl<R: Record> Store<R> {
         self.done.contains(key)
     }
 
-    /// Appends one row and flushes it to the file, so that an interrupted run keeps it.
+    /// Appends one row to the file now at the store's path (created, with the header, if it
+    /// is gone or empty) and flushes it, so that an interrupted run keeps it.
     ///
     /// # Errors
     /// [`ExportError::Write`] naming the file when the row cannot be written.
     pub(crate) fn append(&self, row: &R) -> Result<(), ExportError> {
-        let mut writer = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let _writing = self.writing.lock().unwrap_or_else(|e| e.into_inner());
+        let file = OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(&self.path)
+            .map_err(write_error(&self.path))?;
+        let empty = file.metadata().map_err(write_error(&self.path))?.len() == 0;
+        let mut writer = csv::WriterBuilder::new()
+            .has_headers(empty)
+            .from_writer(file);
         writer
             .serialize(row)
             .map_err(io_of)
@@ -302,6 +314,28 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(text, "id,note\n1,\n2,\n4,n4\n");
+    }
+
+    /// A file replaced under an open store (written anew and renamed over it, as `git stash`
+    /// and its `pop` do) receives the rows appended after, and a file removed is created again
+    /// with its header: the rows never go to a file no longer at the path.
+    #[test]
+    fn rows_go_to_the_file_at_the_path_even_after_it_was_replaced() {
+        let dir = std::env::temp_dir().join(format!("connectk-store-r-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.csv");
+        let store = Store::<Row>::open(&path).unwrap();
+        store.append(&row(1)).unwrap();
+        let copy = dir.join("copy.csv");
+        std::fs::copy(&path, &copy).unwrap();
+        std::fs::rename(&copy, &path).unwrap();
+        store.append(&row(2)).unwrap();
+        assert_eq!(read_rows::<Row>(&path).unwrap(), vec![row(1), row(2)]);
+        std::fs::remove_file(&path).unwrap();
+        store.append(&row(3)).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(text, "id,note\n3,\n");
     }
 
     #[test]

@@ -531,17 +531,13 @@ mod tests {
         }
     }
 
-    /// A board that ran out of time in one run and was finished by a later one is no longer
-    /// open: `open.csv` and the report drop its attempt, and keep those still unsettled, one
-    /// per board.
-    #[test]
-    fn a_finished_board_leaves_the_open_list() {
-        let row = solve(Variant::Normal, 4, 4);
-        let attempt = |width| Attempt {
+    /// An attempt at normal k = 4 `width`x`height` given 1 s that settled nothing.
+    fn blank_attempt(width: u32, height: u32) -> Attempt {
+        Attempt {
             rules: Variant::Normal,
             k: 4,
             width,
-            height: 4,
+            height,
             seconds_each: 1.0,
             outcome: None,
             remoteness_min: None,
@@ -549,7 +545,16 @@ mod tests {
             nodes: 10,
             seconds: None,
             line: String::new(),
-        };
+        }
+    }
+
+    /// A board that ran out of time in one run and was finished by a later one is no longer
+    /// open: `open.csv` and the report drop its attempt, and keep those still unsettled, one
+    /// per board.
+    #[test]
+    fn a_finished_board_leaves_the_open_list() {
+        let row = solve(Variant::Normal, 4, 4);
+        let attempt = |width| blank_attempt(width, 4);
         let dir = std::env::temp_dir().join(format!("connectk-sizes-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         // Two attempts at 9x4: only the one given longer stays, where the first stood.
@@ -578,19 +583,7 @@ mod tests {
     #[test]
     fn a_board_no_run_reached_is_named_not_tried() {
         let row = solve(Variant::Normal, 4, 4);
-        let open = Attempt {
-            rules: Variant::Normal,
-            k: 4,
-            width: 5,
-            height: 4,
-            seconds_each: 1.0,
-            outcome: None,
-            remoteness_min: None,
-            remoteness_max: None,
-            nodes: 10,
-            seconds: None,
-            line: String::new(),
-        };
+        let open = blank_attempt(5, 4);
         let dir = std::env::temp_dir().join(format!("connectk-untried-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let summary = Sizes::merge()

@@ -762,9 +762,9 @@ impl Solver {
     /// paper's take-even). Each step settles one move at a time with a narrow window, so it
     /// costs far less than analysing every move; trying the likeliest move first spares most
     /// of the searches that prove a move does not keep the value, which on a large board cost
-    /// as much as a solve. Inside
-    /// [`Solver::limited`], a budget that runs out ends the line where it is (the searches'
-    /// answers mean nothing from then on, and `limited` returns no answer).
+    /// as much as a solve. Inside [`Solver::limited`], a budget that runs out ends the line
+    /// where it is (the searches' answers mean nothing from then on, and `limited` returns no
+    /// answer).
     pub fn principal_variation(&mut self, pos: &Position) -> Vec<Column> {
         if pos.is_over() {
             return Vec::new();

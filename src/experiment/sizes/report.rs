@@ -86,8 +86,8 @@ fn summary(rows: &[Row], open: usize, untried: usize) -> String {
             .map(|r| r.strategy_longest.map(|longest| longest == r.remoteness)),
     );
     format!(
-        "Sizes: {} boards solved exactly, {open} open, {untried} not tried yet; published normal-rules values: {published_agree} \
-         of {published} agree; Table I: {paper_agree} of {paper} agree; the deciding strategy's \
+        "Sizes: {} boards solved exactly, {open} open, {untried} not tried yet; published \
+         normal-rules values: {published_agree} of {published} agree; Table I: {paper_agree} of {paper} agree; the deciding strategy's \
          longest game equals the exact game length on {lengths_equal} of {lengths} misère boards.",
         rows.len(),
     )

@@ -286,7 +286,8 @@ fn solve_with_line(
 
 /// The principal variation of `pos`, whose exact value is `value`, going on from the end of
 /// `prefix` when it is the start of one (each of its moves keeps the value, as a line found
-/// earlier does: checked at its end), else from `pos`; `stepped` is told the whole line so far after each move.
+/// earlier does: checked at its end), else from `pos`; `stepped` is told the whole line so far
+/// after each move.
 fn line_going_on(
     solver: &mut Solver,
     pos: &Position,

@@ -87,8 +87,9 @@ fn summary(rows: &[Row], open: usize, untried: usize) -> String {
     );
     format!(
         "Sizes: {} boards solved exactly, {open} open, {untried} not tried yet; published \
-         normal-rules values: {published_agree} of {published} agree; Table I: {paper_agree} of {paper} agree; the deciding strategy's \
-         longest game equals the exact game length on {lengths_equal} of {lengths} misère boards.",
+         normal-rules values: {published_agree} of {published} agree; Table I: \
+         {paper_agree} of {paper} agree; the deciding strategy's longest game equals the \
+         exact game length on {lengths_equal} of {lengths} misère boards.",
         rows.len(),
     )
 }

@@ -275,87 +275,75 @@ fn a_question_cut_short_goes_on_from_its_answers() {
     std::fs::remove_file(&path).unwrap();
 }
 
-/// Runs the binary with `args`; returns whether it succeeded, its stdout and its stderr.
-fn connectk(args: &[&str]) -> (bool, String, String) {
-    let out = crate::support::binary::connectk(args, "");
+/// Runs the binary with the words of `line` as its arguments; returns whether it succeeded,
+/// its stdout and its stderr.
+fn connectk(line: &str) -> (bool, String, String) {
+    let args: Vec<&str> = line.split_whitespace().collect();
+    let out = crate::support::binary::connectk(&args, "");
     let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
     (out.status.success(), text(out.stdout), text(out.stderr))
 }
 
+/// A fresh folder holding the open.csv of a misère `sizes` run on width + height 10 (sides at
+/// least 5: the 5x5 board only) given `time` seconds a board.
+fn sizes_run(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("connectk-question-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    sizes_again(&dir, "0.0001");
+    dir
+}
+
+/// Runs the `sizes` run of [`sizes_run`] again into `dir` with `time` seconds a board.
+fn sizes_again(dir: &std::path::Path, time: &str) {
+    let (ok, _, stderr) = connectk(&format!(
+        "sizes --rules misere --min-side 5 --min-sum 10 --max-sum 10 --threads 1 --table-mb 16 \
+         --time-limit {time} --out {}",
+        dir.display()
+    ));
+    assert!(ok, "{stderr}");
+}
+
+/// The question "does `player` win misère 5x5 by ply `by`?" split two plies deep, its answers
+/// in `answers`, its verdict added to the open file `open`.
+fn ask_5x5(player: &str, by: &str, answers: &std::path::Path, open: &std::path::Path) -> String {
+    format!(
+        "question --rules misere --width 5 --height 5 --player {player} --by-ply {by} --depth 2 \
+         --table-mb 16 --answers {} --open {}",
+        answers.display(),
+        open.display()
+    )
+}
+
 /// From the command line: a `sizes` run cut short leaves misère 5x5 open; two questions added
 /// to its open.csv narrow the range to the last two plies it can be; the next `sizes` run goes
-/// on from there to the row one solve finds (P1 on ply 22). An answer that contradicts the
-/// open file is refused with exit status 2 and nothing added.
+/// on from there to the row one solve finds (P1 on ply 22).
 #[test]
 fn answers_narrow_a_sizes_run_that_goes_on_from_them() {
-    let dir = std::env::temp_dir().join(format!("connectk-question-sizes-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = dir.to_str().unwrap();
-    let sizes = |time: &str| {
-        let args = [
-            "sizes",
-            "--rules",
-            "misere",
-            "--min-side",
-            "5",
-            "--min-sum",
-            "10",
-            "--max-sum",
-            "10",
-            "--threads",
-            "1",
-            "--table-mb",
-            "16",
-            "--time-limit",
-            time,
-            "--out",
-            out,
-        ];
-        let (ok, _, stderr) = connectk(&args);
-        assert!(ok, "{stderr}");
-    };
-    sizes("0.0001");
-    let open = dir.join("open.csv");
-    let answers = dir.join("answers.csv");
-    let ask = |player: &str, by: &str, open: &std::path::Path| {
-        connectk(&[
-            "question",
-            "--rules",
-            "misere",
-            "--width",
-            "5",
-            "--height",
-            "5",
-            "--player",
-            player,
-            "--by-ply",
-            by,
-            "--depth",
-            "2",
-            "--table-mb",
-            "16",
-            "--answers",
-            answers.to_str().unwrap(),
-            "--open",
-            open.to_str().unwrap(),
-        ])
-    };
-    let (ok, stdout, stderr) = ask("P1", "22", &open);
+    let dir = sizes_run("narrow");
+    let (open, answers) = (dir.join("open.csv"), dir.join("answers.csv"));
+    let (ok, stdout, stderr) = connectk(&ask_5x5("P1", "22", &answers, &open));
     assert!(ok && stdout.contains("? yes"), "{stdout}{stderr}");
-    let (ok, stdout, stderr) = ask("P1", "20", &open);
+    let (ok, stdout, stderr) = connectk(&ask_5x5("P1", "20", &answers, &open));
     assert!(ok && stdout.contains("? no"), "{stdout}{stderr}");
     assert!(stderr.contains("last ply 21 to 22"), "{stderr}");
-    let text = std::fs::read_to_string(&open).unwrap();
-    let header = text.lines().next().unwrap().to_string();
-    sizes("600");
+    sizes_again(&dir, "600");
     let rows = std::fs::read_to_string(dir.join("sizes.csv")).unwrap();
     assert!(rows.contains("misere,4,5,5,25,P1,22,"), "{rows}");
-    // An open file that gives misère 5x5 to P2 is contradicted by P1's win by ply 22.
-    let forged = dir.join("forged.csv");
-    let columns: Vec<&str> = header.split(',').collect();
-    let row: Vec<&str> = columns
-        .iter()
-        .map(|c| match *c {
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An answer that contradicts the open file (one giving misère 5x5 to P2, against P1's win by
+/// ply 22) is refused with exit status 2 and nothing added; so is `--open` with `--moves`, as
+/// an answer from a start says nothing of the board's length.
+#[test]
+fn answers_the_open_file_cannot_take_are_refused() {
+    let dir = sizes_run("refused");
+    let (open, answers) = (dir.join("open.csv"), dir.join("answers.csv"));
+    let text = std::fs::read_to_string(&open).unwrap();
+    let header = text.lines().next().unwrap();
+    let row: Vec<&str> = header
+        .split(',')
+        .map(|c| match c {
             "rules" => "misere",
             "k" => "4",
             "width" | "height" => "5",
@@ -365,30 +353,18 @@ fn answers_narrow_a_sizes_run_that_goes_on_from_them() {
             _ => "",
         })
         .collect();
+    let forged = dir.join("forged.csv");
     std::fs::write(&forged, format!("{header}\n{}\n", row.join(","))).unwrap();
-    let before = std::fs::read_to_string(&forged).unwrap();
-    let (ok, _, stderr) = ask("P1", "22", &forged);
+    let (ok, _, stderr) = connectk(&ask_5x5("P1", "22", &answers, &forged));
     assert!(!ok && stderr.contains("contradicts"), "{stderr}");
-    assert_eq!(std::fs::read_to_string(&forged).unwrap(), before);
-    // An answer from a start says nothing of the board's length: refused with --open.
-    let mut args = vec![
-        "question", "--rules", "misere", "--width", "5", "--height", "5",
-    ];
-    let answers = answers.to_str().unwrap();
-    let opened = open.to_str().unwrap();
-    args.extend([
-        "--player",
-        "P1",
-        "--by-ply",
-        "22",
-        "--moves",
-        "3",
-        "--answers",
-        answers,
-    ]);
-    args.extend(["--open", opened]);
-    let (ok, _, stderr) = connectk(&args);
+    assert_eq!(
+        std::fs::read_to_string(&forged).unwrap(),
+        format!("{header}\n{}\n", row.join(","))
+    );
+    let from_3 = format!("{} --moves 3", ask_5x5("P1", "22", &answers, &open));
+    let (ok, _, stderr) = connectk(&from_3);
     assert!(!ok && stderr.contains("--open with --moves"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&open).unwrap(), text);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -31,6 +31,12 @@ pub struct Args {
     /// Largest line length k.
     #[arg(long, default_value_t = 7, value_name = "K")]
     k_max: u32,
+    /// Fewest rows: boards lower than H are left out of this run (neither solved nor named
+    /// missing), so that a run can take one band of heights, such as the boards of three rows
+    /// or more while the two-row rings wait for a larger node budget.
+    #[arg(long, default_value_t = 1, value_name = "H",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    min_height: u32,
     /// Output directory.
     #[arg(long, default_value = "results/annulus", value_name = "DIR")]
     out: PathBuf,
@@ -80,13 +86,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|m| Instant::now() + Duration::from_secs(m.saturating_mul(60))),
     };
     let described = format!(
-        "cylinder boards (k {}..{}, width*height <= {}, both rule sets)",
-        args.k_min, args.k_max, args.max_cells
+        "cylinder boards (k {}..{}, width*height <= {}, height >= {}, both rule sets)",
+        args.k_min, args.k_max, args.max_cells, args.min_height
     );
     super::in_worker_pool(args.threads, || {
         super::sweep::run(
             &Annulus {
                 grid: Some(grid),
+                min_height: args.min_height,
                 effort,
             },
             &args.out,

@@ -97,6 +97,10 @@ pub struct Annulus {
     /// The boards' sizes and line lengths; `None` for a merge of shards, whose rows give
     /// them.
     pub grid: Option<Grid>,
+    /// The fewest rows a board of the grid may have: boards lower than this are left out
+    /// (neither solved nor reported missing), so that a run can take the boards of one band
+    /// of heights; 1 takes them all.
+    pub min_height: u32,
     /// How each board is solved.
     pub effort: Effort,
 }
@@ -120,7 +124,19 @@ impl Annulus {
             weak_nodes: 0,
             deadline: None,
         };
-        Annulus { grid: None, effort }
+        Annulus {
+            grid: None,
+            min_height: 1,
+            effort,
+        }
+    }
+
+    /// The boards of `grid` (this run's, else the one `rows` cover) at least `min_height` high.
+    fn boards_of(&self, rows: &[Row]) -> Result<Vec<Board>, RulesError> {
+        let grid = self.grid.unwrap_or_else(|| grid_of(rows));
+        let mut all = boards(grid)?;
+        all.retain(|b| b.height >= self.min_height);
+        Ok(all)
     }
 }
 
@@ -133,7 +149,10 @@ impl Sweep for Annulus {
     type Worker = ();
 
     fn jobs(&self) -> Result<Vec<Board>, RulesError> {
-        self.grid.map_or(Ok(Vec::new()), boards)
+        match self.grid {
+            Some(_) => self.boards_of(&[]),
+            None => Ok(Vec::new()),
+        }
     }
 
     fn key(board: &Board) -> Board {
@@ -164,9 +183,9 @@ impl Sweep for Annulus {
     }
 
     fn missing(&self, rows: &[Row]) -> Result<Vec<Board>, RulesError> {
-        let grid = self.grid.unwrap_or_else(|| grid_of(rows));
         let solved: std::collections::HashSet<Board> = rows.iter().map(Row::board).collect();
-        Ok(boards(grid)?
+        Ok(self
+            .boards_of(rows)?
             .into_iter()
             .filter(|b| !solved.contains(b))
             .collect())
@@ -259,6 +278,35 @@ mod tests {
         assert!(all.iter().all(|b| b.rules().is_cylinder()));
     }
 
+    /// A run given a least height takes only the boards that high: its jobs and the boards it
+    /// names missing are the grid's boards of that height or more, and a merge (no grid of
+    /// its own) still counts every height its rows cover.
+    #[test]
+    fn a_least_height_leaves_the_lower_boards_out() {
+        let grid = Grid {
+            k_min: 3,
+            k_max: 3,
+            max_cells: 6,
+        };
+        let band = Annulus {
+            grid: Some(grid),
+            min_height: 2,
+            effort: effort(u64::MAX),
+        };
+        let jobs = band.jobs().unwrap();
+        // Sizes with w*h <= 6 and h >= 2: 1x2..1x6, 2x2, 2x3, 3x2, both rule sets.
+        let expected: Vec<Board> = boards(grid)
+            .unwrap()
+            .into_iter()
+            .filter(|b| b.height >= 2)
+            .collect();
+        assert_eq!(jobs, expected);
+        assert_eq!(jobs.len(), 8 * 2);
+        assert_eq!(band.missing(&[]).unwrap(), expected);
+        let merged = Annulus::merge().missing(&[]).unwrap();
+        assert!(merged.iter().any(|b| b.height == 1));
+    }
+
     /// A board the exact solve settles gets its remoteness; with no node to spare for it, the
     /// same board gets its outcome from the weak solve, marked weak.
     #[test]
@@ -292,6 +340,7 @@ mod tests {
         let _ = std::fs::remove_file(dir.join("annulus.csv"));
         let late = Annulus {
             grid: Some(grid),
+            min_height: 1,
             effort: Effort {
                 deadline: Some(Instant::now()),
                 ..effort(u64::MAX)
@@ -304,6 +353,7 @@ mod tests {
         drop(run);
         let on_time = Annulus {
             grid: Some(grid),
+            min_height: 1,
             effort: effort(u64::MAX),
         };
         let run = Run::open_in(&on_time, &dir, None).unwrap();
@@ -331,6 +381,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let tiny = Annulus {
             grid: Some(grid),
+            min_height: 1,
             effort: Effort {
                 weak_nodes: 2,
                 ..effort(2)
@@ -362,6 +413,7 @@ mod tests {
 
         let larger = Annulus {
             grid: Some(grid),
+            min_height: 1,
             effort: effort(u64::MAX),
         };
         let run = Run::open_in(&larger, &dir, None).unwrap();

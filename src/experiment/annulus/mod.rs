@@ -131,9 +131,8 @@ impl Annulus {
         }
     }
 
-    /// The boards of `grid` (this run's, else the one `rows` cover) at least `min_height` high.
-    fn boards_of(&self, rows: &[Row]) -> Result<Vec<Board>, RulesError> {
-        let grid = self.grid.unwrap_or_else(|| grid_of(rows));
+    /// The boards of `grid` at least `min_height` high.
+    fn boards_of(&self, grid: Grid) -> Result<Vec<Board>, RulesError> {
         let mut all = boards(grid)?;
         all.retain(|b| b.height >= self.min_height);
         Ok(all)
@@ -149,10 +148,8 @@ impl Sweep for Annulus {
     type Worker = ();
 
     fn jobs(&self) -> Result<Vec<Board>, RulesError> {
-        match self.grid {
-            Some(_) => self.boards_of(&[]),
-            None => Ok(Vec::new()),
-        }
+        self.grid
+            .map_or(Ok(Vec::new()), |grid| self.boards_of(grid))
     }
 
     fn key(board: &Board) -> Board {
@@ -185,7 +182,7 @@ impl Sweep for Annulus {
     fn missing(&self, rows: &[Row]) -> Result<Vec<Board>, RulesError> {
         let solved: std::collections::HashSet<Board> = rows.iter().map(Row::board).collect();
         Ok(self
-            .boards_of(rows)?
+            .boards_of(self.grid.unwrap_or_else(|| grid_of(rows)))?
             .into_iter()
             .filter(|b| !solved.contains(b))
             .collect())

@@ -275,10 +275,14 @@ fn a_question_cut_short_goes_on_from_its_answers() {
     std::fs::remove_file(&path).unwrap();
 }
 
-/// Runs the binary with the words of `line` as its arguments; returns whether it succeeded,
-/// its stdout and its stderr.
-fn connectk(line: &str) -> (bool, String, String) {
-    let args: Vec<&str> = line.split_whitespace().collect();
+/// Runs the binary with the words of `line` as its arguments, then each of `paths` after the
+/// option it names (kept whole, so a temporary folder with spaces in its name still works);
+/// returns whether it succeeded, its stdout and its stderr.
+fn connectk(line: &str, paths: &[(&str, &std::path::Path)]) -> (bool, String, String) {
+    let mut args: Vec<&str> = line.split_whitespace().collect();
+    for (option, path) in paths {
+        args.extend([*option, path.to_str().expect("a UTF-8 temporary path")]);
+    }
     let out = crate::support::binary::connectk(&args, "");
     let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
     (out.status.success(), text(out.stdout), text(out.stderr))
@@ -295,22 +299,31 @@ fn sizes_run(name: &str) -> PathBuf {
 
 /// Runs the `sizes` run of [`sizes_run`] again into `dir` with `time` seconds a board.
 fn sizes_again(dir: &std::path::Path, time: &str) {
-    let (ok, _, stderr) = connectk(&format!(
-        "sizes --rules misere --min-side 5 --min-sum 10 --max-sum 10 --threads 1 --table-mb 16 \
-         --time-limit {time} --out {}",
-        dir.display()
-    ));
+    let (ok, _, stderr) = connectk(
+        &format!(
+            "sizes --rules misere --min-side 5 --min-sum 10 --max-sum 10 --threads 1 \
+             --table-mb 16 --time-limit {time}"
+        ),
+        &[("--out", dir)],
+    );
     assert!(ok, "{stderr}");
 }
 
-/// The question "does `player` win misère 5x5 by ply `by`?" split two plies deep, its answers
-/// in `answers`, its verdict added to the open file `open`.
-fn ask_5x5(player: &str, by: &str, answers: &std::path::Path, open: &std::path::Path) -> String {
-    format!(
-        "question --rules misere --width 5 --height 5 --player {player} --by-ply {by} --depth 2 \
-         --table-mb 16 --answers {} --open {}",
-        answers.display(),
-        open.display()
+/// The question "does `player` win misère 5x5 by ply `by`?" split two plies deep (`extra`
+/// words added), its answers in `answers`, its verdict added to the open file `open`.
+fn ask_5x5(
+    player: &str,
+    by: &str,
+    extra: &str,
+    answers: &std::path::Path,
+    open: &std::path::Path,
+) -> (bool, String, String) {
+    connectk(
+        &format!(
+            "question --rules misere --width 5 --height 5 --player {player} --by-ply {by} \
+             --depth 2 --table-mb 16 {extra}"
+        ),
+        &[("--answers", answers), ("--open", open)],
     )
 }
 
@@ -321,9 +334,9 @@ fn ask_5x5(player: &str, by: &str, answers: &std::path::Path, open: &std::path::
 fn answers_narrow_a_sizes_run_that_goes_on_from_them() {
     let dir = sizes_run("narrow");
     let (open, answers) = (dir.join("open.csv"), dir.join("answers.csv"));
-    let (ok, stdout, stderr) = connectk(&ask_5x5("P1", "22", &answers, &open));
+    let (ok, stdout, stderr) = ask_5x5("P1", "22", "", &answers, &open);
     assert!(ok && stdout.contains("? yes"), "{stdout}{stderr}");
-    let (ok, stdout, stderr) = connectk(&ask_5x5("P1", "20", &answers, &open));
+    let (ok, stdout, stderr) = ask_5x5("P1", "20", "", &answers, &open);
     assert!(ok && stdout.contains("? no"), "{stdout}{stderr}");
     assert!(stderr.contains("last ply 21 to 22"), "{stderr}");
     sizes_again(&dir, "600");
@@ -355,14 +368,13 @@ fn answers_the_open_file_cannot_take_are_refused() {
         .collect();
     let forged = dir.join("forged.csv");
     std::fs::write(&forged, format!("{header}\n{}\n", row.join(","))).unwrap();
-    let (ok, _, stderr) = connectk(&ask_5x5("P1", "22", &answers, &forged));
+    let (ok, _, stderr) = ask_5x5("P1", "22", "", &answers, &forged);
     assert!(!ok && stderr.contains("contradicts"), "{stderr}");
     assert_eq!(
         std::fs::read_to_string(&forged).unwrap(),
         format!("{header}\n{}\n", row.join(","))
     );
-    let from_3 = format!("{} --moves 3", ask_5x5("P1", "22", &answers, &open));
-    let (ok, _, stderr) = connectk(&from_3);
+    let (ok, _, stderr) = ask_5x5("P1", "22", "--moves 3", &answers, &open);
     assert!(!ok && stderr.contains("--open with --moves"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&open).unwrap(), text);
     std::fs::remove_dir_all(&dir).unwrap();

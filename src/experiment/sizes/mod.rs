@@ -260,8 +260,10 @@ fn solve_with_line(
     budget: Budget,
     narrowed: &mut dyn FnMut(Partial, u64, &[Column]),
 ) -> Result<(Solution, Vec<Column>), (Partial, Vec<Column>)> {
+    let mut told = known;
     let solution = solver
         .solve_from(pos, known, budget, |partial, nodes| {
+            told = partial;
             narrowed(partial, nodes, &[]);
         })
         .map_err(|partial| (partial, Vec::new()))?;
@@ -270,6 +272,12 @@ fn solve_with_line(
         result: Some(solution.value.result),
         remoteness: solution.value.remoteness.map(|r| (r, r)),
     };
+    // Known bounds can settle the value with no question asked (the winner's plies all have
+    // one parity, so a range of two lengths is one): written down before the line's first
+    // move, which may take hours.
+    if settled != told {
+        narrowed(settled, solution.nodes, &[]);
+    }
     let mut reached = Vec::new();
     let line = solver.limited(budget, |solver| {
         let mut stepped = |line: &[Column], nodes: u64| {
@@ -679,6 +687,45 @@ mod tests {
         };
         assert_eq!(told.pv, direct.pv);
         assert_eq!(told.remoteness, direct.remoteness);
+    }
+
+    /// A range of two lengths is one length, the winner's plies having one parity: a sitting
+    /// from it writes the length down before it looks for the line's first move.
+    #[test]
+    fn a_range_the_parity_settles_is_written_down_at_once() {
+        let board = Board::flat(Variant::Misere, 4, 5, 5);
+        let direct = solve(Variant::Misere, 5, 5);
+        let length = direct.remoteness;
+        let ranged = Attempt {
+            rules: Variant::Misere,
+            k: 4,
+            width: 5,
+            height: 5,
+            seconds_each: 600.0,
+            outcome: Some(direct.outcome),
+            remoteness_min: Some(length - 1),
+            remoteness_max: Some(length),
+            nodes: 0,
+            seconds: Some(0.0),
+            line: String::new(),
+        };
+        let effort = Effort {
+            table: Mib(16),
+            time: Duration::from_secs(600),
+        };
+        let written = std::sync::Mutex::new(Vec::new());
+        let checkpoint = |a: &Attempt| written.lock().unwrap().push(a.clone());
+        let Solved::Row(row) = solve_board(board, effort, Some(&ranged), &checkpoint) else {
+            panic!("a settled range's board is solved");
+        };
+        assert_eq!(row.pv, direct.pv);
+        let written = written.into_inner().unwrap();
+        let first = written.first().expect("the settled length is written down");
+        assert_eq!(
+            (first.remoteness_min, first.remoteness_max),
+            (Some(length), Some(length))
+        );
+        assert_eq!(first.line, "");
     }
 
     /// A settled attempt with the start of its line goes on from the line's end: every start

@@ -726,6 +726,16 @@ mod tests {
             (Some(length), Some(length))
         );
         assert_eq!(first.line, "");
+        assert_eq!(first.length_text(), format!("{length} (line not started)"));
+        assert_eq!(ranged.length_text(), format!("{} to {length}", length - 1));
+        let started = Attempt {
+            line: "33".into(),
+            ..first.clone()
+        };
+        assert_eq!(
+            started.length_text(),
+            format!("{length} (line found to 33)")
+        );
     }
 
     /// A settled attempt with the start of its line goes on from the line's end: every start

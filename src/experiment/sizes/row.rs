@@ -128,10 +128,14 @@ impl Attempt {
     }
 
     /// What this attempt knows of the game length: `43 (line found to 5532)` once the length
-    /// is settled and part of its line found, `18 to 44` for a range, `unknown` before.
+    /// is settled and part of its line found, `43 (line not started)` before that, `18 to 44`
+    /// for a range, `unknown` before.
     pub fn length_text(&self) -> String {
         match (self.remoteness_min, self.remoteness_max) {
-            (Some(min), Some(max)) if min == max && !self.line.is_empty() => {
+            (Some(min), Some(max)) if min == max && self.line.is_empty() => {
+                format!("{min} (line not started)")
+            }
+            (Some(min), Some(max)) if min == max => {
                 format!("{min} (line found to {})", self.line)
             }
             (Some(min), Some(max)) => format!("{min} to {max}"),

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use connectk::experiment::question::{AnswerRow, Question, Split, ask};
+use connectk::experiment::question::{AnswerRow, Question, Split, ask, known_in};
 use connectk::{GameResult, Mib, Player, Position, Rules, Solver, Variant, notation};
 
 use crate::support::brute::Grid;
@@ -423,4 +423,32 @@ fn answers_of_another_board_are_refused() {
     assert!(error.to_string().contains("not misere k=4 5x4"), "{error}");
     std::fs::remove_file(&path).unwrap();
     let _ = std::fs::remove_file(&own);
+}
+
+/// A folder of answer files read as known: the files about the board asked are taken (sorted
+/// by name), other boards' are counted and left out, and so are files with no answer yet,
+/// other kinds of file and the run's own answers, however its path is spelled.
+#[test]
+fn a_folder_of_answers_gives_the_files_about_the_board() {
+    let dir = std::env::temp_dir().join(format!("connectk-known-dir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let header = "board,key,moves,probe,above,nodes,seconds\n";
+    let row = |board: &str| format!("{header}{board},1,11,3,true,10,0.1\n");
+    let rules = Rules::new(4, 4, 4, Variant::Misere).unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    write("b-this.csv", &row("misere k=4 4x4"));
+    write("a-this.csv", &row("misere k=4 4x4"));
+    write("own.csv", &row("misere k=4 4x4"));
+    write("other.csv", &row("normal k=4 4x4"));
+    write("empty.csv", header);
+    write("notes.txt", "not answers");
+    let own = dir.join(".").join("own.csv");
+    let (about, others) = known_in(&dir, rules, &own).unwrap();
+    assert_eq!(about, vec![dir.join("a-this.csv"), dir.join("b-this.csv")]);
+    assert_eq!(others, 1);
+    write("broken.csv", "not,a,file,of,answers\n1,2,3,4,5\n");
+    assert!(known_in(&dir, rules, &own).is_err());
+    assert!(known_in(&dir.join("missing"), rules, &own).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use connectk::experiment::question::{AnswerRow, Asked, Branch, Question, Split, ask};
+use connectk::experiment::question::{AnswerRow, Asked, Branch, Question, Split, ask, known_in};
 use connectk::experiment::sizes::add_answer;
 use connectk::{Mib, Player, Rules, Solver, notation};
 
@@ -58,6 +58,10 @@ pub struct Args {
     /// even while that run appends to it); repeat for more.
     #[arg(long, value_name = "FILE")]
     known: Vec<PathBuf>,
+    /// A folder of answer CSVs: those about this board (by the board named in their rows) are
+    /// read as with --known, other boards' are left out (and counted), as is --answers.
+    #[arg(long, value_name = "DIR")]
+    known_dir: Option<PathBuf>,
     /// Stop after this many seconds (the search under way is dropped; every answer found is
     /// kept). Default: no limit.
     #[arg(long, value_name = "SECONDS")]
@@ -101,10 +105,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
              drop one of them"
         );
     }
+    let mut known = args.known.clone();
+    if let Some(dir) = &args.known_dir {
+        let (about, others) = known_in(dir, rules, &args.answers)?;
+        errln!(
+            "--known-dir {}: {} files of answers about {rules}, {others} about other boards \
+             left out",
+            dir.display(),
+            about.len()
+        );
+        known.extend(about);
+    }
     let mut solver = Solver::new(args.table_mb).with_threads(args.threads.into());
     let split = Split {
         start: &start,
-        known: &args.known,
+        known: &known,
         time,
         ..Split::new(args.depth, &args.answers)
     };
@@ -112,7 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let (Some(open), Some(answer)) = (&args.open, asked.answer) {
         add_to_open(open, question, answer, &asked)?;
     }
-    print_verdict(&args, rules, &asked)?;
+    print_verdict(&args, rules, &asked, known.len())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -138,7 +153,12 @@ fn print_answer(row: &AnswerRow, path: &[Branch]) {
 }
 
 /// Prints the verdict on stdout, with what the run searched and read.
-fn print_verdict(args: &Args, rules: Rules, asked: &Asked) -> std::io::Result<()> {
+fn print_verdict(
+    args: &Args,
+    rules: Rules,
+    asked: &Asked,
+    known_files: usize,
+) -> std::io::Result<()> {
     let verdict = match asked.answer {
         Some(true) => "yes",
         Some(false) => "no",
@@ -148,7 +168,7 @@ fn print_verdict(args: &Args, rules: Rules, asked: &Asked) -> std::io::Result<()
         "" => String::new(),
         moves => format!(" after {moves}"),
     };
-    let others = match args.known.len() {
+    let others = match known_files {
         0 => String::new(),
         1 => " and 1 other file".to_string(),
         n => format!(" and {n} other files"),

@@ -199,6 +199,47 @@ pub fn ask(
     })
 }
 
+/// The CSVs in `dir` that hold answers about the board of `rules` (named in their rows' first
+/// column), sorted by name, leaving out `own` (a run's own `--answers`, which it reads
+/// anyway), files with no row yet and CSVs of other boards (whose number is returned too), so
+/// that one folder can keep the answers of several boards' questions.
+///
+/// # Errors
+/// [`ExportError::Io`] when `dir` or a CSV in it cannot be read, [`ExportError::Unreadable`]
+/// for a CSV in it that is not a file of answers.
+pub fn known_in(
+    dir: &Path,
+    rules: Rules,
+    own: &Path,
+) -> Result<(Vec<PathBuf>, usize), ExportError> {
+    let io = |error| ExportError::Io {
+        path: dir.display().to_string(),
+        error,
+    };
+    // Compared as canonical paths: `own` may name the same file another way.
+    let own = std::fs::canonicalize(own).ok();
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let path = entry.map_err(io)?.path();
+        if path.extension().is_some_and(|e| e == "csv") && std::fs::canonicalize(&path).ok() != own
+        {
+            files.push(path);
+        }
+    }
+    files.sort();
+    let board = rules.to_string();
+    let (mut about, mut others) = (Vec::new(), 0);
+    for path in files {
+        let rows: Vec<AnswerRow> = read_complete_rows(&path, ANSWER_COLUMNS, "answers")?;
+        match rows.first() {
+            Some(row) if row.board == board => about.push(path),
+            Some(_) => others += 1,
+            None => {}
+        }
+    }
+    Ok((about, others))
+}
+
 /// The columns of an answers CSV, in order.
 const ANSWER_COLUMNS: &[&str] = &[
     "board", "key", "moves", "probe", "above", "nodes", "seconds",

@@ -498,13 +498,35 @@ fn outcome_map_of(dir: &Path, rows: &[Row], rules: Variant, k: u32) -> Result<()
 mod tests {
     use super::*;
 
-    fn solve(variant: Variant, width: u32, height: u32) -> Row {
-        let board = Board::flat(variant, 4, width, height);
-        let effort = Effort {
+    /// A small table and time enough for any board the tests solve.
+    fn ample() -> Effort {
+        Effort {
             table: Mib(16),
             time: Duration::from_secs(600),
-        };
-        match solve_board(board, effort, None, &|_| {}) {
+        }
+    }
+
+    /// An attempt at misère 5x5 that knows its outcome and a range of lengths, with the start
+    /// of a line.
+    fn misere_5x5_attempt(outcome: GameResult, (min, max): (u32, u32), line: &str) -> Attempt {
+        Attempt {
+            rules: Variant::Misere,
+            k: 4,
+            width: 5,
+            height: 5,
+            seconds_each: 600.0,
+            outcome: Some(outcome),
+            remoteness_min: Some(min),
+            remoteness_max: Some(max),
+            nodes: 0,
+            seconds: Some(0.0),
+            line: line.to_string(),
+        }
+    }
+
+    fn solve(variant: Variant, width: u32, height: u32) -> Row {
+        let board = Board::flat(variant, 4, width, height);
+        match solve_board(board, ample(), None, &|_| {}) {
             Solved::Row(row) => row,
             _ => panic!("{width}x{height} not settled"),
         }
@@ -665,24 +687,9 @@ mod tests {
         );
         assert!(row.nodes >= earlier.map_or(0, |a| a.nodes));
         // Told the outcome and length, a sitting only finds the line.
-        let settled = Attempt {
-            rules: Variant::Misere,
-            k: 4,
-            width: 5,
-            height: 5,
-            seconds_each: 1.0,
-            outcome: Some(direct.outcome),
-            remoteness_min: Some(direct.remoteness),
-            remoteness_max: Some(direct.remoteness),
-            nodes: 0,
-            seconds: Some(0.0),
-            line: String::new(),
-        };
-        let effort = Effort {
-            table: Mib(16),
-            time: Duration::from_secs(600),
-        };
-        let Solved::Row(told) = solve_board(board, effort, Some(&settled), &|_| {}) else {
+        let length = (direct.remoteness, direct.remoteness);
+        let settled = misere_5x5_attempt(direct.outcome, length, "");
+        let Solved::Row(told) = solve_board(board, ample(), Some(&settled), &|_| {}) else {
             panic!("a settled attempt's board is solved");
         };
         assert_eq!(told.pv, direct.pv);
@@ -696,26 +703,10 @@ mod tests {
         let board = Board::flat(Variant::Misere, 4, 5, 5);
         let direct = solve(Variant::Misere, 5, 5);
         let length = direct.remoteness;
-        let ranged = Attempt {
-            rules: Variant::Misere,
-            k: 4,
-            width: 5,
-            height: 5,
-            seconds_each: 600.0,
-            outcome: Some(direct.outcome),
-            remoteness_min: Some(length - 1),
-            remoteness_max: Some(length),
-            nodes: 0,
-            seconds: Some(0.0),
-            line: String::new(),
-        };
-        let effort = Effort {
-            table: Mib(16),
-            time: Duration::from_secs(600),
-        };
+        let ranged = misere_5x5_attempt(direct.outcome, (length - 1, length), "");
         let written = std::sync::Mutex::new(Vec::new());
         let checkpoint = |a: &Attempt| written.lock().unwrap().push(a.clone());
-        let Solved::Row(row) = solve_board(board, effort, Some(&ranged), &checkpoint) else {
+        let Solved::Row(row) = solve_board(board, ample(), Some(&ranged), &checkpoint) else {
             panic!("a settled range's board is solved");
         };
         assert_eq!(row.pv, direct.pv);
@@ -748,27 +739,12 @@ mod tests {
         let board = Board::flat(Variant::Misere, 4, 5, 5);
         let rules = board.rules();
         let direct = solve(Variant::Misere, 5, 5);
-        let settled = |line: &str| Attempt {
-            rules: Variant::Misere,
-            k: 4,
-            width: 5,
-            height: 5,
-            seconds_each: 600.0,
-            outcome: Some(direct.outcome),
-            remoteness_min: Some(direct.remoteness),
-            remoteness_max: Some(direct.remoteness),
-            nodes: 0,
-            seconds: Some(0.0),
-            line: line.to_string(),
-        };
-        let effort = Effort {
-            table: Mib(16),
-            time: Duration::from_secs(600),
-        };
+        let length = (direct.remoteness, direct.remoteness);
+        let settled = |line: &str| misere_5x5_attempt(direct.outcome, length, line);
         let pv_from = |earlier: &Attempt| {
             let written = std::sync::Mutex::new(Vec::new());
             let checkpoint = |a: &Attempt| written.lock().unwrap().push(a.line.clone());
-            let Solved::Row(row) = solve_board(board, effort, Some(earlier), &checkpoint) else {
+            let Solved::Row(row) = solve_board(board, ample(), Some(earlier), &checkpoint) else {
                 panic!("a settled attempt's board is solved");
             };
             (row.pv, written.into_inner().unwrap())

@@ -189,7 +189,10 @@ fn open_boards(doc: &mut Document, latest: &BTreeMap<Board, &Attempt>, untried: 
              per board is what they need); on a cluster, \
              `experiments/slurm/sizes-15-16.sbatch` with `SIZES_MIN_SUM` and `SIZES_MAX_SUM` \
              set to the board's width + height runs them as a job array, and `connectk merge` \
-             joins its rows to these.",
+             joins its rows to these. A range of lengths too costly to narrow in one sitting is \
+             asked in pieces that are kept, \"does the winner win by ply L?\", by `connectk \
+             question` (`experiments/slurm/question.sbatch` on a cluster), whose `--open` adds \
+             the answer here.",
     )
     .table(
         &[

@@ -484,12 +484,12 @@ impl Solver {
         })
     }
 
-    /// Solves `pos` exactly within `budget`, going on from what an earlier, unfinished solve
-    /// of it found (`known`): the solution, or how far this one got once the budget is spent.
-    /// Each time a question adds to what is known, `narrowed` hears of it at once, with the
-    /// nodes searched so far (to write it down, say). A long solve run in several sittings (a
-    /// board that takes longer than one run is given) so loses only the question under way
-    /// when each one stops, never what was settled.
+    /// Solves `pos` exactly within `budget`, going on from what an earlier, unfinished solve of
+    /// it found (`known`): the solution, or how far this one got once the budget is spent. Each
+    /// time a question (or `known` alone) adds to what is known, `narrowed` hears of it at
+    /// once, with the nodes searched so far (to write it down, say). A long solve run in
+    /// several sittings (a board that takes longer than one run is given) so loses only the
+    /// question under way when each one stops, never what was settled.
     ///
     /// # Errors
     /// [`Partial`]: the budget ran out first; what is known now, at least `known`.
@@ -535,7 +535,12 @@ impl Solver {
             })
         });
         match solution {
-            Some(solution) if reached.0 == reached.1 => Ok(solution),
+            Some(solution) if reached.0 == reached.1 => {
+                // `known` alone can settle the value with no question asked (a range of two
+                // lengths is one, the winner's plies having one parity): news all the same.
+                tell(reached, solution.nodes);
+                Ok(solution)
+            }
             _ => Err(Partial::from_scores(reached, cells, plies, to_move)),
         }
     }

@@ -260,10 +260,8 @@ fn solve_with_line(
     budget: Budget,
     narrowed: &mut dyn FnMut(Partial, u64, &[Column]),
 ) -> Result<(Solution, Vec<Column>), (Partial, Vec<Column>)> {
-    let mut told = known;
     let solution = solver
         .solve_from(pos, known, budget, |partial, nodes| {
-            told = partial;
             narrowed(partial, nodes, &[]);
         })
         .map_err(|partial| (partial, Vec::new()))?;
@@ -272,12 +270,6 @@ fn solve_with_line(
         result: Some(solution.value.result),
         remoteness: solution.value.remoteness.map(|r| (r, r)),
     };
-    // Known bounds can settle the value with no question asked (the winner's plies all have
-    // one parity, so a range of two lengths is one): written down before the line's first
-    // move, which may take hours.
-    if settled != told {
-        narrowed(settled, solution.nodes, &[]);
-    }
     let mut reached = Vec::new();
     let line = solver.limited(budget, |solver| {
         let mut stepped = |line: &[Column], nodes: u64| {

@@ -1,6 +1,6 @@
 //! A solver's budget running out in the middle of its work.
 
-use connectk::{Budget, Depth, Mib, Partial, Position, Rules, Solver, Variant};
+use connectk::{Budget, Depth, GameResult, Mib, Partial, Position, Rules, Solver, Variant};
 
 /// A node budget may run out during a principal variation as well as during the solve before
 /// it (the size tables ask for both within one time budget): the work then gives up, with no
@@ -60,9 +60,16 @@ fn an_exact_solve_goes_on_from_where_an_earlier_one_stopped() {
                 solver.solve_from(&pos, known, Budget::nodes(budget), |p, _| heard.push(p));
             // What the sitting reports as it goes is news each time, and ends where it stops.
             assert!(heard.windows(2).all(|w| w[0] != w[1]) && heard.first() != Some(&known));
-            if let Err(partial) = &solved {
-                assert_eq!(heard.last().unwrap_or(&known), partial, "{rules} {moves}");
-            }
+            // A sitting that settles the value has told it last, even when `known` alone
+            // settled it.
+            let reached = match &solved {
+                Ok(solution) => Partial {
+                    result: Some(solution.value.result),
+                    remoteness: solution.value.remoteness.map(|r| (r, r)),
+                },
+                Err(partial) => *partial,
+            };
+            assert_eq!(heard.last().unwrap_or(&known), &reached, "{rules} {moves}");
             match solved {
                 Ok(solution) => break solution.value,
                 Err(partial) => {
@@ -83,6 +90,22 @@ fn an_exact_solve_goes_on_from_where_an_earlier_one_stopped() {
         };
         assert_eq!(solved, truth, "{rules} {moves}");
         assert!(sittings > 1, "{rules} {moves}: the budget never ran out");
+        // Two lengths a ply apart are one (a winner's plies have one parity): a sitting from
+        // them asks nothing and tells the value.
+        if let (GameResult::Win(_), Some(r)) = (truth.result, truth.remoteness) {
+            let known = Partial {
+                result: Some(truth.result),
+                remoteness: Some((r - 1, r)),
+            };
+            let mut heard = Vec::new();
+            let mut solver = Solver::new(Mib(16));
+            let solved = solver.solve_from(&pos, known, Budget::nodes(1), |p, _| heard.push(p));
+            let settled = Partial {
+                remoteness: Some((r, r)),
+                ..known
+            };
+            assert_eq!((solved.map(|s| s.value), heard), (Ok(truth), vec![settled]));
+        }
     }
     assert!(
         partial_lengths > 0,

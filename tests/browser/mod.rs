@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::Method;
 use connectk::serve::{Config, Server};
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
@@ -205,15 +206,21 @@ pub async fn click(client: &Client, css: &str) {
     }
 }
 
-/// Presses `keys` (WebDriver key codes, such as "\u{E007}" for Enter) on the focused element.
+/// Presses `keys` (WebDriver key codes, such as "\u{E007}" for Enter) as a keyboard would:
+/// each goes to whatever has the focus, the page itself when nothing does. (Sending them to
+/// the focused element instead fails when that element has just been disabled, as the last
+/// button is once the game is at its last move.)
 pub async fn press(client: &Client, keys: &str) {
+    let mut keyboard = KeyActions::new("keyboard".to_string());
+    for key in keys.chars() {
+        keyboard = keyboard
+            .then(KeyAction::Down { value: key })
+            .then(KeyAction::Up { value: key });
+    }
     client
-        .active_element()
+        .perform_actions(keyboard)
         .await
-        .expect("a focused element")
-        .send_keys(keys)
-        .await
-        .expect("keys sent");
+        .expect("keys pressed");
 }
 
 /// Starts a server of `config` on this machine: its base address, and the sender that stops it.

@@ -294,6 +294,11 @@ function renderNav() {
   $("back").disabled = off || atStart;
   $("forward").disabled = off || atEnd;
   $("last").disabled = off || atEnd;
+  // A button disabled under the focus would drop a keyboard user's place to the top of the
+  // page: the focus goes to the button that walks the other way instead.
+  const focused = document.activeElement;
+  const other = { first: "last", back: "forward", forward: "back", last: "first" }[focused?.id];
+  if (other && focused.disabled && !$(other).disabled) $(other).focus();
   $("ply").textContent = `move ${page.ply} of ${page.line.length}`;
 }
 

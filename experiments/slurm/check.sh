@@ -214,6 +214,15 @@ check_annulus() {
     without_column "$tmp/slurm/annulus/annulus.csv" seconds >"$tmp/annulus-slurm.csv"
     without_column "$tmp/local/annulus/annulus.csv" seconds >"$tmp/annulus-local.csv"
     same "annulus.csv (but for seconds)" "$tmp/annulus-slurm.csv" "$tmp/annulus-local.csv"
+    # Again with limits no search fits in, so that the boards are settled by split questions
+    # kept in one folder the four tasks share: the same outcome for every board.
+    ANNULUS_STRONG_NODES=2 ANNULUS_WEAK_NODES=2 ANNULUS_QUESTIONS=annulus-q/questions \
+        ANNULUS_SPLIT_DEPTH=3 ANNULUS_OUT=annulus-q run_family annulus-questions \
+        annulus-36.sbatch "connectk merge --out annulus-q annulus-q/annulus.shard-*-of-4.csv"
+    cut -d, -f1-5,8 "$tmp/slurm/annulus-q/annulus.csv" >"$tmp/annulus-questions.csv"
+    cut -d, -f1-5,8 "$tmp/local/annulus/annulus.csv" >"$tmp/annulus-outcomes.csv"
+    same "annulus.csv's outcomes by questions" "$tmp/annulus-questions.csv" \
+        "$tmp/annulus-outcomes.csv"
 }
 
 # Quarto's rows come in the order each shard solved them, so they are compared sorted; the
@@ -317,4 +326,4 @@ check_quarto
 check_quarto_prove
 check_question
 check_question_array
-echo "slurm check: passed: table1, sizes, annulus, quarto split and quarto prove arrays, a question job and a question array agree with local runs ($((SECONDS - started)) s)"
+echo "slurm check: passed: table1, sizes, annulus (also by questions), quarto split and quarto prove arrays, a question job and a question array agree with local runs ($((SECONDS - started)) s)"

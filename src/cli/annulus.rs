@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use connectk::experiment::annulus::{Annulus, Effort};
+use connectk::experiment::annulus::{Annulus, Effort, Questions};
 use connectk::experiment::shard::Shard;
 use connectk::experiment::sweep::{Grid, Solved};
 use connectk::{DEFAULT_TABLE, Mib};
@@ -61,9 +61,24 @@ pub struct Args {
     #[arg(long, default_value_t = 1_000_000_000, value_name = "NODES")]
     weak_nodes: u64,
     /// Start no board after this many minutes (boards run smallest first); the rest are listed
-    /// as not solved and taken by a rerun.
+    /// as not solved and taken by a rerun. Questions (--questions) stop then too.
     #[arg(long, value_name = "MINUTES")]
     minutes: Option<u64>,
+    /// Settle each board that passes both node limits (now or in an earlier run's open.csv)
+    /// by two questions, "does P1 win?" and then "does P2?", split --split-depth plies deep,
+    /// each answer appended to a CSV in this folder (one per board and player) as it is found:
+    /// the board gets its outcome (a weak row), and a run stopped on the way keeps every
+    /// answer, so a rerun asks only what is left.
+    #[arg(long, value_name = "DIR")]
+    questions: Option<PathBuf>,
+    /// Plies from the empty board at which --questions splits its searches.
+    #[arg(
+        long,
+        default_value_t = 4,
+        value_name = "PLIES",
+        requires = "questions"
+    )]
+    split_depth: u32,
 }
 
 /// The files an annulus run writes beside run.json.
@@ -95,6 +110,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 grid: Some(grid),
                 min_height: args.min_height,
                 effort,
+                questions: args.questions.map(|dir| Questions {
+                    dir,
+                    depth: args.split_depth,
+                }),
             },
             &args.out,
             args.shard,

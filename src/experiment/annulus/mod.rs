@@ -9,6 +9,7 @@
 mod attempt;
 mod patterns;
 mod plot;
+mod questions;
 mod report;
 mod row;
 
@@ -18,12 +19,14 @@ use std::time::Instant;
 use super::export::ExportError;
 use super::export::csv::write_all;
 use super::sweep::{Attempts, Board, Grid, Solved, Sweep};
+use crate::engine::outcome::GameResult;
 use crate::engine::position::Position;
 use crate::engine::rules::{RulesError, Topology, Variant};
 use crate::solver::{Depth, Mib, Solver};
 use crate::strategy::table1;
 
 pub use attempt::Attempt;
+pub use questions::Questions;
 pub(crate) use row::Row;
 
 /// Every cylinder board of `grid` (each size and k of Table I's grid), under both rule sets,
@@ -71,28 +74,41 @@ pub(crate) fn solve_board(board: Board, effort: Effort) -> Result<Row, Attempt> 
             }
         },
     };
+    let cost = (solver.nodes(), start.elapsed().as_secs_f64());
+    Ok(row_of(board, depth, value.result, value.remoteness, cost))
+}
+
+/// The row of `board` solved to `depth` with `outcome` (and `remoteness`, for an exact
+/// solve), for `cost` nodes and seconds; beside it Table I's outcome for the flat board.
+fn row_of(
+    board: Board,
+    depth: Depth,
+    outcome: GameResult,
+    remoteness: Option<u32>,
+    (nodes, seconds): (u64, f64),
+) -> Row {
     let flat = match board.variant {
         Variant::Misere => table1::predict(board.k, board.width, board.height),
         Variant::Normal => None,
     };
-    Ok(Row {
+    Row {
         rules: board.variant,
         topology: Topology::Cylinder,
         k: board.k,
         width: board.width,
         height: board.height,
-        cells: rules.cells(),
+        cells: board.rules().cells(),
         depth,
-        outcome: value.result,
-        remoteness: value.remoteness,
+        outcome,
+        remoteness,
         flat_table1: flat,
-        nodes: solver.nodes(),
-        seconds: start.elapsed().as_secs_f64(),
-    })
+        nodes,
+        seconds,
+    }
 }
 
 /// The annulus sweep: every cylinder board of a grid under both rule sets.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Annulus {
     /// The boards' sizes and line lengths; `None` for a merge of shards, whose rows give
     /// them.
@@ -103,6 +119,9 @@ pub struct Annulus {
     pub min_height: u32,
     /// How each board is solved.
     pub effort: Effort,
+    /// Where the boards that pass both node limits (now or in an earlier run) are settled by
+    /// split questions instead of being listed as not solved (`None`: they are listed).
+    pub questions: Option<Questions>,
 }
 
 /// The grid that `rows` cover: k from their smallest to their largest, and their largest
@@ -128,6 +147,7 @@ impl Annulus {
             grid: None,
             min_height: 1,
             effort,
+            questions: None,
         }
     }
 
@@ -173,10 +193,29 @@ impl Sweep for Annulus {
             .earlier()
             .iter()
             .find(|a| a.board() == *board && a.covers(&self.effort));
-        if let Some(earlier) = covering {
-            return Solved::Open(earlier.clone());
+        let attempt = match covering {
+            Some(earlier) => earlier.clone(),
+            None => match solve_board(*board, self.effort) {
+                Ok(row) => return Solved::Row(row),
+                Err(attempt) => attempt,
+            },
+        };
+        let Some(questions) = &self.questions else {
+            return Solved::Open(attempt);
+        };
+        // Kept before the questions start, so that a rerun stopped in them goes straight back
+        // to them rather than to the search that gave up.
+        if covering.is_none() {
+            attempts.checkpoint(&attempt);
         }
-        solve_board(*board, self.effort).map_or_else(Solved::Open, Solved::Row)
+        match questions::settle(*board, questions, &self.effort) {
+            Ok(Some(row)) => Solved::Row(row),
+            Ok(None) => Solved::GivenUp,
+            Err(e) => {
+                attempts.fail(e);
+                Solved::GivenUp
+            }
+        }
     }
 
     fn missing(&self, rows: &[Row]) -> Result<Vec<Board>, RulesError> {
@@ -288,6 +327,7 @@ mod tests {
         let band = Annulus {
             grid: Some(grid),
             min_height: 2,
+            questions: None,
             effort: effort(u64::MAX),
         };
         let jobs = band.jobs().unwrap();
@@ -338,6 +378,7 @@ mod tests {
         let late = Annulus {
             grid: Some(grid),
             min_height: 1,
+            questions: None,
             effort: Effort {
                 deadline: Some(Instant::now()),
                 ..effort(u64::MAX)
@@ -351,6 +392,7 @@ mod tests {
         let on_time = Annulus {
             grid: Some(grid),
             min_height: 1,
+            questions: None,
             effort: effort(u64::MAX),
         };
         let run = Run::open_in(&on_time, &dir, None).unwrap();
@@ -379,6 +421,7 @@ mod tests {
         let tiny = Annulus {
             grid: Some(grid),
             min_height: 1,
+            questions: None,
             effort: Effort {
                 weak_nodes: 2,
                 ..effort(2)
@@ -411,6 +454,7 @@ mod tests {
         let larger = Annulus {
             grid: Some(grid),
             min_height: 1,
+            questions: None,
             effort: effort(u64::MAX),
         };
         let run = Run::open_in(&larger, &dir, None).unwrap();

@@ -217,10 +217,16 @@ impl<'a, A: Record> Attempts<'a, A> {
     /// row's would.
     pub fn checkpoint(&self, attempt: &A) {
         if let Some(Err(e)) = self.store.map(|store| store.append(attempt)) {
-            let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
-            failed.get_or_insert(e);
+            self.fail(e);
         }
         (self.noted)(attempt);
+    }
+
+    /// Records a failure of a file the job keeps of its own (the first one makes the run fail
+    /// once the job ends, as a failed write of its row would).
+    pub fn fail(&self, e: ExportError) {
+        let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+        failed.get_or_insert(e);
     }
 
     /// The first write that failed, if any.

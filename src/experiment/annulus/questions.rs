@@ -1,0 +1,243 @@
+//! Boards past the node limits settled by split questions ([`crate::experiment::question`]):
+//! "does P1 win on the last ply or sooner?", then, if not, "does P2?". Each question is split
+//! a few plies deep and every answer is appended to a CSV in a folder the moment it is found.
+//! One search of a board that needs hours keeps nothing when the machine or the session stops
+//! it; the split keeps each answer, and a rerun asks only what is left. What the two answers
+//! give is the board's outcome (a weak row).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::{Effort, Row, row_of};
+use crate::engine::outcome::{GameResult, Player};
+use crate::engine::rules::Rules;
+use crate::experiment::export::ExportError;
+use crate::experiment::question::{self, Question, Split};
+use crate::experiment::sweep::Board;
+use crate::solver::{Depth, Solver};
+
+/// Where and how the questions of the boards past the node limits are kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Questions {
+    /// The folder of the answer CSVs: one per board and player, named as
+    /// `normal-k7-15x2-P2.csv`; answers in its other CSVs about the same board are used too
+    /// (a `connectk question` run kept there, say).
+    pub dir: PathBuf,
+    /// Plies from the empty board at which the questions are split into searches.
+    pub depth: u32,
+}
+
+impl Questions {
+    /// The CSV of the answers to "does `player` win?" on `board`.
+    fn file(&self, board: Board, player: Player) -> PathBuf {
+        self.dir.join(format!(
+            "{}-k{}-{}x{}-{}.csv",
+            board.variant, board.k, board.width, board.height, player
+        ))
+    }
+
+    /// Whether `player` wins `rules`'s board by its last ply, from the answers kept and
+    /// searches split at [`Questions::depth`] until `effort`'s deadline; `None` when the
+    /// deadline came first. Adds the nodes and seconds of every answer in the player's CSV
+    /// (earlier runs' too) to `cost`.
+    fn wins(
+        &self,
+        board: Board,
+        player: Player,
+        solver: &mut Solver,
+        effort: &Effort,
+        cost: &mut (u64, f64),
+    ) -> Result<Option<bool>, ExportError> {
+        let rules: Rules = board.rules();
+        let own = self.file(board, player);
+        let (known, _) = question::known_in(&self.dir, rules, &own)?;
+        let split = Split {
+            depth: self.depth,
+            answers: &own,
+            start: &[],
+            known: &known,
+            time: effort
+                .deadline
+                .map(|d| d.saturating_duration_since(Instant::now())),
+        };
+        let asked = Question {
+            rules,
+            player,
+            by_ply: rules.cells(),
+        };
+        let asked = question::ask(asked, &split, solver, &mut |_, _| {})?;
+        cost.0 += asked.all_nodes;
+        cost.1 += asked.all_seconds;
+        Ok(asked.answer)
+    }
+}
+
+/// The outcome of `board` by the two questions kept in `questions`, as a weak row whose nodes
+/// and seconds are those of every answer kept (earlier runs' included); `None` when
+/// `effort`'s deadline came first (the answers found are kept for a rerun).
+///
+/// # Errors
+/// [`ExportError`] when the folder or a CSV in it cannot be read or written.
+pub(crate) fn settle(
+    board: Board,
+    questions: &Questions,
+    effort: &Effort,
+) -> Result<Option<Row>, ExportError> {
+    std::fs::create_dir_all(&questions.dir).map_err(|error| io(&questions.dir, error))?;
+    let mut solver = Solver::new(effort.table);
+    let mut cost = (0, 0.0);
+    let mut wins = |player| questions.wins(board, player, &mut solver, effort, &mut cost);
+    let outcome = match wins(Player::P1)? {
+        None => return Ok(None),
+        Some(true) => GameResult::Win(Player::P1),
+        Some(false) => match wins(Player::P2)? {
+            None => return Ok(None),
+            Some(true) => GameResult::Win(Player::P2),
+            Some(false) => GameResult::Draw,
+        },
+    };
+    Ok(Some(row_of(board, Depth::Weak, outcome, None, cost)))
+}
+
+fn io(path: &Path, error: std::io::Error) -> ExportError {
+    ExportError::Io {
+        path: path.display().to_string(),
+        error,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::annulus::{Annulus, solve_board};
+    use crate::experiment::sweep::{Grid, Run};
+    use crate::solver::Mib;
+
+    fn effort(nodes: u64, deadline: Option<Instant>) -> Effort {
+        Effort {
+            table: Mib(1),
+            strong_nodes: nodes,
+            weak_nodes: nodes,
+            deadline,
+        }
+    }
+
+    fn fresh(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("connectk-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// With node limits too small for a search, the boards of a small grid are settled by the
+    /// questions, each with the outcome the plain exact solve finds, and marked weak; a
+    /// second run into another folder reads the kept answers and searches nothing (the answer
+    /// files stay as they were, and the rows cost what they did).
+    #[test]
+    fn the_questions_settle_the_boards_the_limits_gave_up() {
+        let out = fresh("annulus-q-out");
+        let questions = Questions {
+            dir: out.join("questions"),
+            depth: 3,
+        };
+        let sweep = Annulus {
+            grid: Some(Grid {
+                k_min: 2,
+                k_max: 3,
+                max_cells: 8,
+            }),
+            min_height: 1,
+            effort: effort(2, None),
+            questions: Some(questions.clone()),
+        };
+        let run = Run::open_in(&sweep, &out, None).unwrap();
+        let solving = run.solve(|_, _| {}).unwrap();
+        assert_eq!((solving.unsettled, solving.given_up.len()), (0, 0));
+        let rows: Vec<Row> = read(&out.join("annulus.csv"));
+        assert_eq!(rows.len(), solving.settled);
+        let mut outcomes = std::collections::HashSet::new();
+        for row in &rows {
+            let exact = solve_board(row.board(), effort(u64::MAX, None)).unwrap();
+            assert_eq!(row.outcome, exact.outcome, "{:?}", row.board());
+            // Boards of a cell or two end within the two nodes the searches are given.
+            assert!(row.depth == Depth::Weak || row.nodes <= 2, "{row:?}");
+            outcomes.insert(row.outcome);
+        }
+        let weak = rows.iter().filter(|r| r.depth == Depth::Weak).count();
+        assert!(
+            weak * 2 > rows.len(),
+            "{weak} of {} rows by questions",
+            rows.len()
+        );
+        assert_eq!(
+            outcomes.len(),
+            3,
+            "the grid has wins for both sides and draws"
+        );
+        let kept = std::fs::read_dir(&questions.dir).unwrap().count();
+        assert!(kept >= weak, "{kept} answer files");
+        let answers = |path: &Path| std::fs::read_to_string(path).unwrap();
+        let before: Vec<String> = files(&questions.dir).iter().map(|p| answers(p)).collect();
+
+        let again = fresh("annulus-q-again");
+        let run = Run::open_in(&sweep, &again, None).unwrap();
+        run.solve(|_, _| {}).unwrap();
+        let after: Vec<String> = files(&questions.dir).iter().map(|p| answers(p)).collect();
+        assert_eq!(after, before);
+        assert_eq!(summary(read(&again.join("annulus.csv"))), summary(rows));
+        std::fs::remove_dir_all(&out).unwrap();
+        std::fs::remove_dir_all(&again).unwrap();
+    }
+
+    /// Past the deadline the questions stop before their first search and say so; the board
+    /// is left for a rerun, which settles it.
+    #[test]
+    fn questions_past_the_deadline_leave_the_board_for_a_rerun() {
+        let dir = fresh("annulus-q-late");
+        let questions = Questions {
+            dir: dir.clone(),
+            depth: 2,
+        };
+        let board = Board {
+            topology: crate::engine::rules::Topology::Cylinder,
+            ..Board::flat(crate::engine::rules::Variant::Normal, 3, 4, 2)
+        };
+        let late = effort(2, Some(Instant::now()));
+        assert_eq!(settle(board, &questions, &late).unwrap(), None);
+        let row = settle(board, &questions, &effort(2, None))
+            .unwrap()
+            .unwrap();
+        let exact = solve_board(board, effort(u64::MAX, None)).unwrap();
+        assert_eq!(row.outcome, exact.outcome);
+        assert!(row.nodes > 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Each row's board, outcome, depth and nodes, by board: what a rerun must repeat (the
+    /// direct searches' seconds vary, and the pool finishes boards in any order).
+    fn summary(rows: Vec<Row>) -> Vec<(String, GameResult, Depth, u64)> {
+        let mut all: Vec<_> = rows
+            .into_iter()
+            .map(|r| (format!("{:?}", r.board()), r.outcome, r.depth, r.nodes))
+            .collect();
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        all
+    }
+
+    fn files(dir: &Path) -> Vec<PathBuf> {
+        let mut all: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        all.sort();
+        all
+    }
+
+    fn read<T: serde::de::DeserializeOwned>(path: &Path) -> Vec<T> {
+        csv::Reader::from_path(path)
+            .unwrap()
+            .deserialize()
+            .map(Result::unwrap)
+            .collect()
+    }
+}

@@ -104,6 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "cylinder boards (k {}..{}, width*height <= {}, height >= {}, both rule sets)",
         args.k_min, args.k_max, args.max_cells, args.min_height
     );
+    let asking = args.questions.is_some();
     super::in_worker_pool(args.threads, || {
         super::sweep::run(
             &Annulus {
@@ -121,7 +122,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             FILES,
             |solved| match solved {
                 Solved::Row(r) => format!("{} ({})", r.outcome, r.depth.name()),
+                // With questions an attempt is only a step on the way to them.
+                Solved::Open(a) if asking => format!("past {}: asking the questions", a.limits()),
                 Solved::Open(a) => format!("not solved within {}", a.limits()),
+                Solved::GivenUp if asking => "not finished (its answers are kept)".to_string(),
                 Solved::GivenUp => "not started".to_string(),
             },
         )

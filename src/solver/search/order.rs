@@ -80,6 +80,10 @@ pub(crate) struct MoveOrder<B: Bits> {
     /// second, fourth, ... from the bottom), which the second player's follow-up claims;
     /// empty otherwise (see [`MoveOrder::threat_priority`]).
     even_rows: B,
+    /// Whether, among moves of equal threats, the moves on cells of the opponent's live
+    /// windows (k-long windows with none of the mover's discs) come first, then those on cells
+    /// of the mover's own, then the rest: on normal cylinders (see [`MoveOrder::sort`]).
+    live_first: bool,
 }
 
 impl<B: Bits> MoveOrder<B> {
@@ -124,6 +128,7 @@ impl<B: Bits> MoveOrder<B> {
             } else {
                 B::ZERO
             },
+            live_first: rules.variant() == Variant::Normal && rules.is_cylinder(),
         }
     }
 
@@ -196,6 +201,14 @@ impl<B: Bits> MoveOrder<B> {
     /// cells in every column above it, and answering on top of a bottom-row disc gives that
     /// parity up. (Exact misère 10x3, k = 4: 626,879,071 nodes with the answer on top first,
     /// 1,638,246 with this order.)
+    ///
+    /// On a normal cylinder, where no column is preferred, moves of equal threats go by the
+    /// windows their cell lies in: a cell of the opponent's live windows first (a disc there
+    /// takes windows from the opponent), then one of the mover's own, then a cell in no live
+    /// window at all (a tempo move at most). Most of a drawn ring's search proves that the
+    /// side defending holds the draw, and blocking first finds its defence sooner. (Outcome
+    /// only, one thread, 1 GiB, nodes before and after: 11x3 k = 7 1,265,462,100 and
+    /// 27,641,314; 12x2 k = 5 58,908,011 and 23,403,564; k = 6 51,968,213 and 14,876,151.)
     #[inline]
     pub(crate) fn sort(
         &self,
@@ -217,8 +230,20 @@ impl<B: Bits> MoveOrder<B> {
             && !(above_last & moves).is_empty()
             && (!self.on_top_only_when_paired
                 || (layout.playable(pos.mask() | above_last) & !self.odd_rows).is_empty());
+        let (their_live, own_live) = if self.live_first {
+            let empty = layout.full() & !pos.mask();
+            (
+                layout.window_cells(pos.opponent() | empty),
+                layout.window_cells(pos.current() | empty),
+            )
+        } else {
+            (B::ZERO, B::ZERO)
+        };
         for m in BitIter(moves) {
             let column = layout.bit_cell(m).column;
+            // 0 to 3: both kinds of window above the opponent's alone above the mover's alone.
+            let live =
+                2 * (m & their_live).count_ones() as i32 + (m & own_live).count_ones() as i32;
             let own = known.get(m).unwrap_or_else(|| {
                 layout.completing_cells(pos.current() | m) & layout.full() & !(pos.mask() | m)
             });
@@ -226,7 +251,8 @@ impl<B: Bits> MoveOrder<B> {
                 i32::MAX
             } else {
                 let rank = self.threat_priority(pos, m, own, their_completing) * 256
-                    + self.column_rank[column as usize];
+                    + self.column_rank[column as usize]
+                    + live;
                 if bottom_first && !(m & self.bottom).is_empty() {
                     rank + BOTTOM_FIRST
                 } else {

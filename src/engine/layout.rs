@@ -472,6 +472,34 @@ impl<B: Bits> Layout<B> {
         covered & self.full
     }
 
+    /// On a cylinder, how many k-long windows (in any direction) whose cells all lie in
+    /// `cells` pass through each cell, as planes: `planes[j]` gets the cells in more than `j`
+    /// of them (the count stops at `planes.len()`).
+    pub(crate) fn ring_window_counts(&self, cells: B, planes: &mut [B]) {
+        let k = self.rules.k();
+        let cells = cells & self.full;
+        planes.fill(B::ZERO);
+        for &s in &self.shifts[..self.directions] {
+            let mut window = self.ring_runs(cells, k, s);
+            for i in 0..k {
+                if window.is_empty() {
+                    break;
+                }
+                if i > 0 {
+                    window = self.step_up(window, s);
+                }
+                // Adds one to the count of each cell of `window`: a carry up the planes.
+                for j in (1..planes.len()).rev() {
+                    planes[j] |= planes[j - 1] & window;
+                }
+                planes[0] |= window;
+            }
+        }
+        for plane in planes.iter_mut() {
+            *plane &= self.full;
+        }
+    }
+
     /// Cells of the board that would give `stones` a line of k if a disc were added there.
     ///
     /// Occupied cells are included when they qualify; callers mask with the empty cells they care about.

@@ -80,11 +80,13 @@ pub(crate) struct MoveOrder<B: Bits> {
     /// second, fourth, ... from the bottom), which the second player's follow-up claims;
     /// empty otherwise (see [`MoveOrder::threat_priority`]).
     even_rows: B,
-    /// Whether, among moves of equal threats, the moves on cells of the opponent's live
-    /// windows (k-long windows with none of the mover's discs) come first, then those on cells
-    /// of the mover's own, then the rest: on normal cylinders (see [`MoveOrder::sort`]).
+    /// Whether moves of equal threats go by the live windows through their cells, the
+    /// opponent's first: on normal cylinders (see [`MoveOrder::sort`]).
     live_first: bool,
 }
+
+/// How far the live windows through a cell are counted (see [`MoveOrder::sort`]).
+const LIVE_COUNTED: usize = 8;
 
 impl<B: Bits> MoveOrder<B> {
     /// The ordering for `layout`'s rules: on a flat board, centre columns first under normal
@@ -203,12 +205,13 @@ impl<B: Bits> MoveOrder<B> {
     /// 1,638,246 with this order.)
     ///
     /// On a normal cylinder, where no column is preferred, moves of equal threats go by the
-    /// windows their cell lies in: a cell of the opponent's live windows first (a disc there
-    /// takes windows from the opponent), then one of the mover's own, then a cell in no live
-    /// window at all (a tempo move at most). Most of a drawn ring's search proves that the
-    /// side defending holds the draw, and blocking first finds its defence sooner. (Outcome
-    /// only, one thread, 1 GiB, nodes before and after: 11x3 k = 7 1,265,462,100 and
-    /// 27,641,314; 12x2 k = 5 58,908,011 and 23,403,564; k = 6 51,968,213 and 14,876,151.)
+    /// live windows through their cell (k-long windows holding none of the other side's
+    /// discs), counted up to [`LIVE_COUNTED`]: four points for each of the opponent's (a disc
+    /// there takes them from the opponent), one for each of the mover's own. Most of a drawn
+    /// ring's search proves that the side defending holds the draw, and the blocking moves
+    /// find its defence soonest. (Outcome only, one thread, 1 GiB, nodes left to right, then
+    /// by membership of the windows alone, then counted: 11x3 k = 7 1,265,462,100, 27,641,314
+    /// and 7,418,594; 12x2 k = 6 51,968,213, 14,876,151 and 207,961.)
     #[inline]
     pub(crate) fn sort(
         &self,
@@ -230,20 +233,19 @@ impl<B: Bits> MoveOrder<B> {
             && !(above_last & moves).is_empty()
             && (!self.on_top_only_when_paired
                 || (layout.playable(pos.mask() | above_last) & !self.odd_rows).is_empty());
-        let (their_live, own_live) = if self.live_first {
+        let mut their_windows = [B::ZERO; LIVE_COUNTED];
+        let mut own_windows = [B::ZERO; LIVE_COUNTED];
+        if self.live_first {
             let empty = layout.full() & !pos.mask();
-            (
-                layout.window_cells(pos.opponent() | empty),
-                layout.window_cells(pos.current() | empty),
-            )
-        } else {
-            (B::ZERO, B::ZERO)
+            layout.ring_window_counts(pos.opponent() | empty, &mut their_windows);
+            layout.ring_window_counts(pos.current() | empty, &mut own_windows);
+        }
+        let count = |planes: &[B], m: B| -> i32 {
+            planes.iter().map(|p| (m & *p).count_ones() as i32).sum()
         };
         for m in BitIter(moves) {
             let column = layout.bit_cell(m).column;
-            // 0 to 3: both kinds of window above the opponent's alone above the mover's alone.
-            let live =
-                2 * (m & their_live).count_ones() as i32 + (m & own_live).count_ones() as i32;
+            let live = 4 * count(&their_windows, m) + count(&own_windows, m);
             let own = known.get(m).unwrap_or_else(|| {
                 layout.completing_cells(pos.current() | m) & layout.full() & !(pos.mask() | m)
             });

@@ -18,3 +18,12 @@ pub mod sweep;
 pub mod table1;
 pub mod tournament;
 pub mod uci_dataset;
+
+/// An empty folder of this process's for a test, named after `name` (emptied if it exists).
+#[cfg(test)]
+pub(crate) fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("connectk-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

@@ -110,6 +110,7 @@ fn io(path: &Path, error: std::io::Error) -> ExportError {
 mod tests {
     use super::*;
     use crate::experiment::annulus::{Annulus, solve_board};
+    use crate::experiment::scratch_dir;
     use crate::experiment::sweep::{Grid, Run};
     use crate::solver::Mib;
 
@@ -122,20 +123,13 @@ mod tests {
         }
     }
 
-    fn fresh(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("connectk-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     /// With node limits too small for a search, the boards of a small grid are settled by the
     /// questions, each with the outcome the plain exact solve finds, and marked weak; a
     /// second run into another folder reads the kept answers and searches nothing (the answer
     /// files stay as they were, and the rows cost what they did).
     #[test]
     fn the_questions_settle_the_boards_the_limits_gave_up() {
-        let out = fresh("annulus-q-out");
+        let out = scratch_dir("annulus-q-out");
         let questions = Questions {
             dir: out.join("questions"),
             depth: 3,
@@ -179,7 +173,7 @@ mod tests {
         let answers = |path: &Path| std::fs::read_to_string(path).unwrap();
         let before: Vec<String> = files(&questions.dir).iter().map(|p| answers(p)).collect();
 
-        let again = fresh("annulus-q-again");
+        let again = scratch_dir("annulus-q-again");
         let run = Run::open_in(&sweep, &again, None).unwrap();
         run.solve(|_, _| {}).unwrap();
         let after: Vec<String> = files(&questions.dir).iter().map(|p| answers(p)).collect();
@@ -193,7 +187,7 @@ mod tests {
     /// is left for a rerun, which settles it.
     #[test]
     fn questions_past_the_deadline_leave_the_board_for_a_rerun() {
-        let dir = fresh("annulus-q-late");
+        let dir = scratch_dir("annulus-q-late");
         let questions = Questions {
             dir: dir.clone(),
             depth: 2,

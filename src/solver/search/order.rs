@@ -245,7 +245,12 @@ impl<B: Bits> MoveOrder<B> {
         };
         for m in BitIter(moves) {
             let column = layout.bit_cell(m).column;
-            let live = 4 * count(&their_windows, m) + count(&own_windows, m);
+            // Flat and misère boards skip the counting: it is on the path of every node.
+            let live = if self.live_first {
+                4 * count(&their_windows, m) + count(&own_windows, m)
+            } else {
+                0
+            };
             let own = known.get(m).unwrap_or_else(|| {
                 layout.completing_cells(pos.current() | m) & layout.full() & !(pos.mask() | m)
             });

@@ -179,7 +179,9 @@ impl Sweep for Annulus {
     fn worker(&self) {}
 
     /// Past the deadline a board is given up unstarted, for a rerun to take; a board an
-    /// earlier run gave up on under limits at least as large is not searched again.
+    /// earlier run gave up on under limits at least as large is not searched again. With
+    /// questions, a board past the limits (now or then) is settled by them instead, or given
+    /// up with its answers kept when the deadline comes first.
     fn solve(
         &self,
         _: &mut (),

@@ -5,13 +5,12 @@
 //! it; the split keeps each answer, and a rerun asks only what is left. What the two answers
 //! give is the board's outcome (a weak row).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use super::{Effort, Row, row_of};
 use crate::engine::outcome::{GameResult, Player};
-use crate::engine::rules::Rules;
-use crate::experiment::export::ExportError;
+use crate::experiment::export::{ExportError, write_error};
 use crate::experiment::question::{self, Question, Split};
 use crate::experiment::sweep::Board;
 use crate::solver::{Depth, Solver};
@@ -48,7 +47,7 @@ impl Questions {
         effort: &Effort,
         cost: &mut (u64, f64),
     ) -> Result<Option<bool>, ExportError> {
-        let rules: Rules = board.rules();
+        let rules = board.rules();
         let own = self.file(board, player);
         let (known, _) = question::known_in(&self.dir, rules, &own)?;
         let split = Split {
@@ -83,7 +82,7 @@ pub(crate) fn settle(
     questions: &Questions,
     effort: &Effort,
 ) -> Result<Option<Row>, ExportError> {
-    std::fs::create_dir_all(&questions.dir).map_err(|error| io(&questions.dir, error))?;
+    std::fs::create_dir_all(&questions.dir).map_err(write_error(&questions.dir))?;
     let mut solver = Solver::new(effort.table);
     let mut cost = (0, 0.0);
     let mut wins = |player| questions.wins(board, player, &mut solver, effort, &mut cost);
@@ -99,13 +98,6 @@ pub(crate) fn settle(
     Ok(Some(row_of(board, Depth::Weak, outcome, None, cost)))
 }
 
-fn io(path: &Path, error: std::io::Error) -> ExportError {
-    ExportError::Io {
-        path: path.display().to_string(),
-        error,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,6 +105,7 @@ mod tests {
     use crate::experiment::scratch_dir;
     use crate::experiment::sweep::{Grid, Run};
     use crate::solver::Mib;
+    use std::path::Path;
 
     fn effort(nodes: u64, deadline: Option<Instant>) -> Effort {
         Effort {

@@ -5,3 +5,4 @@
 pub(super) mod plain;
 pub mod reference;
 pub(super) mod strip;
+pub(super) mod sums;

@@ -1,0 +1,592 @@
+//! Misère one-row boards as sums of games: does the player who would move at the full board
+//! win?
+//!
+//! Under misère rules a move that completes a line loses at once, so no player makes one
+//! unless every move it has does. Call a move safe when it completes no line. The game is then
+//! the *safe-move game*: players take turns making safe moves, and a player with none loses,
+//! except when the board is full, which is a draw. Every move fills a cell, so who is to move
+//! at the full board (if it is reached) is known from the start: the side to move when the
+//! number of empty cells is even, the other side when it is odd. Call that player the
+//! *closer*. The other player never moves at the full board, so it can only lose by having no
+//! safe move on a board with empty cells, a true loss. Hence the closer wins the game exactly
+//! when it wins the safe-move game played by the normal rule (a player who cannot move loses),
+//! in which being stuck at the full board counts as a loss too. That is a question about a
+//! short partisan game, and short partisan games add up ([`games`]).
+//!
+//! The row falls into independent parts: two empty cells are linked when a window (k
+//! consecutive cells) holding both could still become a line (it does not hold discs of both
+//! players), and a move in one group of linked cells never changes which moves are safe in
+//! another, as every window a move can complete holds only cells of its own group. A group is
+//! played out on its own, as the stretch of row from k - 1 cells before its first empty cell to
+//! k - 1 after its last, with the empty cells of other groups walled off (every window holding
+//! one of them and a cell of the group already holds discs of both players, so what fills it
+//! never matters). The value of the row is the sum of its groups' values.
+//!
+//! A ring (the row of a cylinder) is cut open into such stretches as soon as every group
+//! leaves a gap of k - 1 cells around the ring; until then it is searched move by move, each
+//! player's safe moves, to the positions that can be cut. Groups with many empty cells are
+//! searched too rather than valued, their short neighbours added up as values ([`long`]).
+
+mod games;
+mod long;
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use games::{GameId, Games};
+
+use crate::engine::rules::{Rules, Variant};
+
+/// Groups with more empty cells than this are searched rather than valued (see [`long`]).
+/// Chosen on the misère k = 3 rings (whole process, one thread, this project's 2-core
+/// machine beside other work): 27 cells in 85 s with 8, 79 s with 10, 67 s with 12, 93 s with
+/// 14; 25 cells in 14.0, 12.0 and 12.5 s with 8, 10 and 12.
+const SHORT_GROUP: usize = 12;
+
+/// An empty cell.
+pub(crate) const EMPTY: u8 = 0;
+/// A disc of the first player (Left).
+pub(crate) const LEFT: u8 = 1;
+/// A disc of the second player (Right).
+pub(crate) const RIGHT: u8 = 2;
+/// A cell that no line of the group can use (an empty cell of another group).
+const WALL: u8 = 3;
+
+/// Values of misère one-row positions as sums of games, remembered by group and by ring.
+pub(crate) struct MisereSums {
+    k: usize,
+    games: Games,
+    /// The value of each group's stretch met, by its key (see [`group_key`]).
+    groups: HashMap<GroupKey, GameId>,
+    /// Whether the side to move wins the safe-move game of each ring met that could not be
+    /// cut open, by the ring's key and whether Left is to move.
+    rings: HashMap<(u128, bool), bool>,
+    /// Whether the side to move wins the safe-move game of each split position searched (see
+    /// [`long`]), by its long groups' keys, the value of the rest and whether Left is to move.
+    splits: HashMap<(Vec<GroupKey>, GameId, bool), bool>,
+    /// Groups with more empty cells than this are searched rather than valued.
+    short_group: usize,
+    /// The solver gives up once it remembers more than this many values and comparisons.
+    limit: usize,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+}
+
+impl MisereSums {
+    /// A generous bound on the memory one remembered value, comparison or searched position
+    /// takes, in bytes (the positions, with their list of long groups, take the most).
+    pub(crate) const BYTES_PER_ENTRY: usize = 128;
+
+    /// A solver for lines of `k` that gives up once it remembers more than `limit` values and
+    /// comparisons (see [`MisereSums::BYTES_PER_ENTRY`]).
+    pub(crate) fn new(k: u32, limit: usize) -> MisereSums {
+        MisereSums {
+            k: k as usize,
+            games: Games::new(),
+            groups: HashMap::new(),
+            rings: HashMap::new(),
+            splits: HashMap::new(),
+            short_group: SHORT_GROUP,
+            limit,
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+        }
+    }
+
+    /// Whether the solver takes boards of `rules`: one row, misère rules, and every group's
+    /// stretch short enough for its key (a row of at most [`MAX_STRETCH`] cells; a ring whose
+    /// width and k - 1 more cells fit).
+    pub(crate) fn applies_to(rules: Rules) -> bool {
+        let (w, k) = (rules.width() as usize, rules.k() as usize);
+        let longest = if rules.is_cylinder() && k <= w {
+            w + k - 1
+        } else {
+            w
+        };
+        rules.height() == 1 && rules.variant() == Variant::Misere && longest <= MAX_STRETCH
+    }
+
+    /// The same solver valuing groups of at most `short_group` empty cells and searching longer
+    /// ones, so that tests reach the search on small boards.
+    #[cfg(test)]
+    fn with_short_group(self, short_group: usize) -> MisereSums {
+        MisereSums {
+            short_group,
+            ..self
+        }
+    }
+
+    /// Makes the solver give up once it has valued or searched `nodes` more groups and
+    /// positions, or at `deadline`; either `None` lifts that limit.
+    pub(crate) fn set_limits(&mut self, nodes: Option<u64>, deadline: Option<Instant>) {
+        self.node_limit = nodes.map_or(u64::MAX, |n| self.nodes.saturating_add(n));
+        self.deadline = deadline;
+    }
+
+    /// Groups valued and rings and positions searched so far.
+    pub(crate) fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether the player who would be to move at the full board wins the position `cells`
+    /// ([`EMPTY`], [`LEFT`], [`RIGHT`]; around a ring when `ring`) with Left to move when
+    /// `left_to_move`; `None` when the solver passed its limit or budget. The position must
+    /// hold no line.
+    pub(crate) fn closer_wins(
+        &mut self,
+        cells: &[u8],
+        ring: bool,
+        left_to_move: bool,
+    ) -> Option<bool> {
+        let empty = cells.iter().filter(|&&c| c == EMPTY).count();
+        let mover_wins = if ring {
+            self.ring_mover_wins(cells, left_to_move)?
+        } else {
+            let groups = self.groups_of(cells, false).expect("a row always splits");
+            let pos = self.split(groups, Games::ZERO)?;
+            self.split_mover_wins(&pos, left_to_move)?
+        };
+        Some(if empty % 2 == 0 {
+            mover_wins
+        } else {
+            !mover_wins
+        })
+    }
+
+    /// Whether the player to move (Left when `left`) wins the safe-move game `value`.
+    fn wins_first(&mut self, value: GameId, left: bool) -> bool {
+        if left {
+            self.games.left_wins_first(value)
+        } else {
+            self.games.right_wins_first(value)
+        }
+    }
+
+    /// Whether the next group or ring would pass the memory limit, the node limit or the
+    /// deadline.
+    fn must_stop(&self) -> bool {
+        self.games.remembered() + self.groups.len() + self.rings.len() + self.splits.len()
+            >= self.limit
+            || self.nodes >= self.node_limit
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The sum of the values of `groups`.
+    fn sum_of(&mut self, groups: &[Vec<u8>]) -> Option<GameId> {
+        let mut sum = Games::ZERO;
+        for group in groups {
+            let value = self.group_value(group)?;
+            sum = self.games.add(sum, value);
+        }
+        Some(sum)
+    }
+
+    /// The value of one group's stretch: the game whose Left options are the values after each
+    /// safe Left move, and likewise for Right. A stretch read backwards has the same value, and
+    /// with the discs' colours swapped the negative value, so each is remembered once.
+    fn group_value(&mut self, stretch: &[u8]) -> Option<GameId> {
+        let (key, swapped) = group_key(stretch);
+        if let Some(&value) = self.groups.get(&key) {
+            return Some(if swapped {
+                self.games.negative(value)
+            } else {
+                value
+            });
+        }
+        if self.must_stop() {
+            return None;
+        }
+        self.nodes += 1;
+        let mut options = [Vec::new(), Vec::new()];
+        for at in (0..stretch.len()).filter(|&at| stretch[at] == EMPTY) {
+            for (side, disc) in [LEFT, RIGHT].into_iter().enumerate() {
+                let mut child = stretch.to_vec();
+                child[at] = disc;
+                if !self.makes_line(&child, at, false) {
+                    let groups = self.groups_of(&child, false).expect("a row always splits");
+                    options[side].push(self.sum_of(&groups)?);
+                }
+            }
+        }
+        let [left, right] = options;
+        let value = self.games.game(left, right);
+        let kept = if swapped {
+            self.games.negative(value)
+        } else {
+            value
+        };
+        self.groups.insert(key, kept);
+        Some(value)
+    }
+
+    /// Whether the side to move (Left when `left`) wins the safe-move game of `ring`: its value
+    /// when it can be cut open, else a search of the moves, those that cut it first.
+    fn ring_mover_wins(&mut self, ring: &[u8], left: bool) -> Option<bool> {
+        if let Some(groups) = self.groups_of(ring, true) {
+            let pos = self.split(groups, Games::ZERO)?;
+            return self.split_mover_wins(&pos, left);
+        }
+        let key = (ring_key(ring), left);
+        if let Some(&known) = self.rings.get(&key) {
+            return Some(known);
+        }
+        if self.must_stop() {
+            return None;
+        }
+        self.nodes += 1;
+        let disc = if left { LEFT } else { RIGHT };
+        let mut children: Vec<(bool, Vec<u8>)> = Vec::new();
+        let mut seen = Vec::new();
+        for at in (0..ring.len()).filter(|&at| ring[at] == EMPTY) {
+            let mut child = ring.to_vec();
+            child[at] = disc;
+            let child_key = ring_key(&child);
+            if self.makes_line(&child, at, true) || seen.contains(&child_key) {
+                continue;
+            }
+            seen.push(child_key);
+            children.push((self.groups_of(&child, true).is_none(), child));
+        }
+        children.sort_by_key(|(uncut, _)| *uncut);
+        let mut wins = false;
+        for (_, child) in children {
+            if !self.ring_mover_wins(&child, !left)? {
+                wins = true;
+                break;
+            }
+        }
+        self.rings.insert(key, wins);
+        Some(wins)
+    }
+
+    /// Whether the disc at `cells[at]` completes a line (around the ring when `ring`).
+    fn makes_line(&self, cells: &[u8], at: usize, ring: bool) -> bool {
+        let (n, k) = (cells.len(), self.k);
+        if ring && k > n {
+            return false;
+        }
+        let disc = cells[at];
+        let reach = k - 1;
+        let run = |step: &dyn Fn(usize) -> Option<usize>| {
+            let mut count = 0;
+            let mut i = at;
+            while count < reach {
+                match step(i) {
+                    Some(next) if cells[next] == disc => {
+                        count += 1;
+                        i = next;
+                    }
+                    _ => break,
+                }
+            }
+            count
+        };
+        let back = |i: usize| {
+            if ring {
+                Some((i + n - 1) % n)
+            } else {
+                i.checked_sub(1)
+            }
+        };
+        let ahead = |i: usize| {
+            if ring {
+                Some((i + 1) % n)
+            } else {
+                (i + 1 < n).then_some(i + 1)
+            }
+        };
+        run(&back) + 1 + run(&ahead) >= k
+    }
+
+    /// The groups of `cells`' empty cells, each as its stretch (see [`MisereSums::trimmed`]);
+    /// `None` for a ring that cannot be cut open yet.
+    ///
+    /// Empty cells fall into groups in the order they lie: two cells of one group have only
+    /// cells of that group between them (a window linking cells on both sides of another empty
+    /// cell would hold it too), so a group is a run of consecutive empty cells, and two
+    /// consecutive ones are in one group exactly when a window that could still become a line
+    /// holds both.
+    fn groups_of(&self, cells: &[u8], ring: bool) -> Option<Vec<Vec<u8>>> {
+        let (n, k) = (cells.len(), self.k);
+        let empties: Vec<usize> = (0..n).filter(|&i| cells[i] == EMPTY).collect();
+        if ring && k > n {
+            // No line fits: every empty cell is a group of its own, a free move for both.
+            return Some(vec![vec![EMPTY]; empties.len()]);
+        }
+        let count = empties.len();
+        let pairs = if ring { count } else { count.saturating_sub(1) };
+        let breaks: Vec<usize> = (0..pairs)
+            .filter(|&i| !self.linked(cells, empties[i], empties[(i + 1) % count], ring))
+            .collect();
+        if ring && count > 0 && breaks.is_empty() {
+            return None;
+        }
+        // Each group runs from the empty cell after one break to the next break; a row's
+        // first group starts at its first empty cell.
+        let starts: Vec<usize> = if ring {
+            breaks.iter().map(|&b| (b + 1) % count).collect()
+        } else if count == 0 {
+            Vec::new()
+        } else {
+            std::iter::once(0)
+                .chain(breaks.iter().map(|&b| b + 1))
+                .collect()
+        };
+        let mut groups = Vec::with_capacity(starts.len());
+        for (g, &start) in starts.iter().enumerate() {
+            let end = match starts.get(g + 1) {
+                Some(&next) => next,
+                None if ring => starts[0],
+                None => count,
+            };
+            let size = (end + count - start - 1) % count + 1;
+            let (first, last) = (empties[start], empties[(start + size - 1) % count]);
+            let (from, len) = if ring {
+                let span = (last + n - first) % n + 1;
+                if n - span < k - 1 {
+                    return None;
+                }
+                ((first + n - (k - 1)) % n, span + 2 * (k - 1))
+            } else {
+                let from = first.saturating_sub(k - 1);
+                (from, (last + k).min(n) - from)
+            };
+            // Empty cells in the margins belong to other groups: walls.
+            let (lead, span) = ((first + n - from) % n, (last + n - first) % n + 1);
+            let stretch: Vec<u8> = (0..len)
+                .map(|i| match cells[(from + i) % n] {
+                    EMPTY if i < lead || i >= lead + span => WALL,
+                    cell => cell,
+                })
+                .collect();
+            groups.push(self.trimmed(stretch));
+        }
+        Some(groups)
+    }
+
+    /// Whether the empty cells `a` and `b` (`b` the next empty cell after `a`, around the ring
+    /// when `ring`) lie in a common window that could still become a line.
+    fn linked(&self, cells: &[u8], a: usize, b: usize, ring: bool) -> bool {
+        let (n, k) = (cells.len(), self.k);
+        let distance = (b + n - a) % n;
+        if a == b || distance >= k {
+            return false;
+        }
+        // Windows start from k - 1 cells before `b` to `a` itself.
+        (0..k - distance).any(|back| {
+            let start = (a + n - back) % n;
+            if !ring && (a < back || start + k > n) {
+                return false;
+            }
+            open((0..k).map(|i| cells[(start + i) % n]))
+        })
+    }
+
+    /// `stretch` with every disc that lies in no window that could still become a line walled
+    /// off, and the walls at its ends cut: such a disc never takes part in a line, nor does it
+    /// decide whether a move completes one (a run of discs through it long enough for a line
+    /// would put it in a window of one colour), so the group plays the same.
+    fn trimmed(&self, mut stretch: Vec<u8>) -> Vec<u8> {
+        let k = self.k;
+        let mut useful = vec![false; stretch.len()];
+        for start in 0..(stretch.len() + 1).saturating_sub(k) {
+            if open(stretch[start..start + k].iter().copied()) {
+                useful[start..start + k].fill(true);
+            }
+        }
+        for (cell, useful) in stretch.iter_mut().zip(useful) {
+            if !useful && *cell != EMPTY {
+                *cell = WALL;
+            }
+        }
+        let first = stretch.iter().position(|&c| c != WALL).unwrap_or(0);
+        let last = stretch
+            .iter()
+            .rposition(|&c| c != WALL)
+            .map_or(0, |l| l + 1);
+        stretch.truncate(last);
+        stretch.drain(..first.min(last));
+        stretch
+    }
+}
+
+/// Whether a window holding `cells` could still become a line: it holds no wall and not discs
+/// of both players.
+fn open(cells: impl Iterator<Item = u8>) -> bool {
+    let (mut left, mut right) = (false, false);
+    for cell in cells {
+        match cell {
+            LEFT => left = true,
+            RIGHT => right = true,
+            WALL => return false,
+            _ => {}
+        }
+    }
+    !(left && right)
+}
+
+/// A group's stretch packed as a map key: two bits a cell from the least significant end and
+/// the length in the top byte, at most [`MAX_STRETCH`] cells.
+type GroupKey = u128;
+
+/// The longest stretch a [`GroupKey`] holds.
+const MAX_STRETCH: usize = 60;
+
+/// The key of the smallest of `stretch`'s four forms (read either way, colours swapped or not),
+/// and whether that form has the colours swapped.
+fn group_key(stretch: &[u8]) -> (GroupKey, bool) {
+    let [forward, backward, swapped, swapped_backward] = packings(stretch);
+    let plain = forward.min(backward);
+    let other = swapped.min(swapped_backward);
+    if other < plain {
+        (other, true)
+    } else {
+        (plain, false)
+    }
+}
+
+/// The key of `stretch` as it reads, colours and direction kept.
+fn reading_key(stretch: &[u8]) -> GroupKey {
+    packings(stretch)[0]
+}
+
+/// `stretch` packed as a [`GroupKey`] four ways: as it is, read backwards, with the colours
+/// swapped, and both.
+fn packings(stretch: &[u8]) -> [GroupKey; 4] {
+    let len = stretch.len();
+    assert!(len <= MAX_STRETCH, "a stretch of {len} cells");
+    let mut keys = [(len as u128) << 120; 4];
+    for (i, &cell) in stretch.iter().enumerate() {
+        let swapped = match cell {
+            LEFT => RIGHT,
+            RIGHT => LEFT,
+            other => other,
+        };
+        let (ahead, back) = (2 * i, 2 * (len - 1 - i));
+        keys[0] |= u128::from(cell) << ahead;
+        keys[1] |= u128::from(cell) << back;
+        keys[2] |= u128::from(swapped) << ahead;
+        keys[3] |= u128::from(swapped) << back;
+    }
+    keys
+}
+
+/// The key of a ring: the smallest of its rotations and reflections packed two bits a cell
+/// (an empty cell 1, a Left disc 2, a Right disc 3) from the most significant end; rings of
+/// up to 64 cells fit, and two share a key exactly when one turns into the other.
+fn ring_key(ring: &[u8]) -> u128 {
+    let n = ring.len();
+    let pack = |cell: &dyn Fn(usize) -> u8| {
+        (0..n).fold(0u128, |bits, i| {
+            bits | u128::from(cell(i) + 1) << (126 - 2 * i)
+        })
+    };
+    (0..n)
+        .flat_map(|turn| {
+            [
+                pack(&|i| ring[(turn + i) % n]),
+                pack(&|i| ring[(turn + n - i) % n]),
+            ]
+        })
+        .min()
+        .expect("a ring has cells")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::engine::outcome::{Cell, GameResult, Player};
+    use crate::engine::position::Position;
+    use crate::engine::rules::{Rules, Topology, Variant};
+    use crate::solver::others::plain::{plain_sign, positions_along};
+    use crate::solver::others::strip::StripSolver;
+    use crate::solver::score::{Score, Value};
+
+    /// The cells of a one-row position, Left for the first player's discs.
+    fn cells_of(pos: &Position) -> Vec<u8> {
+        (0..pos.rules().width())
+            .map(|column| match pos.cell(Cell { column, row: 0 }) {
+                None => EMPTY,
+                Some(Player::P1) => LEFT,
+                Some(Player::P2) => RIGHT,
+            })
+            .collect()
+    }
+
+    /// Rings and rows too wide for plain minimax, empty and after two moves: whether the closer
+    /// wins by the sums against the one-row solver's search of the same position (a method of
+    /// its own: alpha-beta over whole reduced positions with pairing bounds). Among them the
+    /// k = 3 rings of odd width, second-player wins from 11 cells on, and the even ones, draws.
+    #[test]
+    fn the_closer_wins_exactly_as_the_one_row_search_says() {
+        for k in [3, 4] {
+            for width in k..=17 {
+                for topology in [Topology::Cylinder, Topology::Flat] {
+                    let rules = Rules::new(k, width, 1, Variant::Misere)
+                        .unwrap()
+                        .with_topology(topology);
+                    let mut sums = MisereSums::new(k, usize::MAX).with_short_group(6);
+                    let mut search = StripSolver::new(k, Variant::Misere, usize::MAX);
+                    let start = Position::new(rules);
+                    let along = positions_along(rules, &[0, width as usize / 2]);
+                    for pos in std::iter::once(start).chain(along) {
+                        let mover = pos.to_move();
+                        let closer = if pos.empty_cells() % 2 == 0 {
+                            mover
+                        } else {
+                            mover.other()
+                        };
+                        let expected =
+                            search.value(&pos).unwrap().result == GameResult::Win(closer);
+                        let ring = topology == Topology::Cylinder;
+                        let wins = sums.closer_wins(&cells_of(&pos), ring, mover == Player::P1);
+                        assert_eq!(wins, Some(expected), "{rules}\n{}", pos.diagram());
+                    }
+                }
+            }
+        }
+    }
+
+    proptest! {
+        /// Rows and rings under misère rules: along a random game, whether the closer wins by
+        /// the sums of games (groups valued up to `short_group` empty cells, searched beyond)
+        /// against plain minimax on the engine's positions.
+        #[test]
+        fn the_closer_wins_exactly_as_plain_minimax_says(
+            width in 1u32..=11,
+            k in 2u32..=5,
+            ring in any::<bool>(),
+            short_group in 0usize..=11,
+            choices in prop::collection::vec(0usize..11, 0..10),
+        ) {
+            let topology = if ring { Topology::Cylinder } else { Topology::Flat };
+            let rules = Rules::new(k, width, 1, Variant::Misere)
+                .unwrap()
+                .with_topology(topology);
+            let mut sums = MisereSums::new(k, usize::MAX).with_short_group(short_group);
+            let mut memo = HashMap::new();
+            let start = Position::new(rules);
+            for pos in std::iter::once(start).chain(positions_along(rules, &choices)) {
+                let mover = pos.to_move();
+                let closer = if pos.empty_cells() % 2 == 0 { mover } else { mover.other() };
+                let sign = plain_sign(&pos, &mut memo);
+                let result = Value::from_sign(Score::from(sign), mover).result;
+                let cells = cells_of(&pos);
+                let wins = sums.closer_wins(&cells, ring, mover == Player::P1);
+                prop_assert_eq!(
+                    wins,
+                    Some(result == GameResult::Win(closer)),
+                    "{}\n{}",
+                    rules,
+                    pos.diagram()
+                );
+            }
+        }
+    }
+}

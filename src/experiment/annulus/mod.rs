@@ -22,7 +22,7 @@ use super::sweep::{Attempts, Board, Grid, Solved, Sweep};
 use crate::engine::outcome::GameResult;
 use crate::engine::position::Position;
 use crate::engine::rules::{RulesError, Topology, Variant};
-use crate::solver::{Depth, Mib, Solver};
+use crate::solver::{DEFAULT_ONE_ROW, Depth, Mib, Solver};
 use crate::strategy::table1;
 
 pub use attempt::Attempt;
@@ -58,12 +58,15 @@ pub struct Effort {
 /// Solves one board from the empty position: exactly when that takes at most
 /// `effort.strong_nodes` nodes, else its outcome alone within `effort.weak_nodes` (the row
 /// says which); the attempt that gave up when neither finishes. The weak solve starts with
-/// what the exact one left in the table; the row counts the nodes and time of both.
+/// what the exact one left in the table; the row counts the nodes and time of both. The
+/// one-row solver (rings of one row) may use as much memory as the table, and at least its
+/// default: a run given a large table for its hard boards gives it to the hard rings too.
 pub(crate) fn solve_board(board: Board, effort: Effort) -> Result<Row, Attempt> {
     let start = Instant::now();
     let rules = board.rules();
     let empty = Position::new(rules);
-    let mut solver = Solver::new(effort.table);
+    let one_row = effort.table.max(DEFAULT_ONE_ROW);
+    let mut solver = Solver::new(effort.table).with_one_row_memory(one_row);
     let (value, depth) = match solver.solve_within(&empty, Depth::Strong, effort.strong_nodes) {
         Some(solution) => (solution.value, Depth::Strong),
         None => match solver.solve_within(&empty, Depth::Weak, effort.weak_nodes) {

@@ -72,12 +72,14 @@ pub(crate) struct StripSolver {
     /// [`StripSolver::set_budget`]).
     node_limit: u64,
     deadline: Option<Instant>,
-    /// The budget of the search under way, which the sums of games get afresh when they take
-    /// over (with the same deadline).
+    /// The budget of the search under way, which the sums of games get too (with the same
+    /// deadline).
     budget_nodes: Option<u64>,
-    /// Under misère rules, the sums of games the solver falls back on when its search gives up
-    /// (see [`StripSolver::closer_value`]).
+    /// Under misère rules, the sums of games the solver asks first (see
+    /// [`StripSolver::closer_wins`]), kept while they settle positions.
     sums: Option<MisereSums>,
+    /// Nodes of the sums of games dropped so far.
+    sums_nodes: u64,
 }
 
 impl StripSolver {
@@ -100,6 +102,7 @@ impl StripSolver {
             deadline: None,
             budget_nodes: None,
             sums: None,
+            sums_nodes: 0,
         }
     }
 
@@ -135,12 +138,12 @@ impl StripSolver {
     /// Reduced positions searched so far, with the groups and positions the sums of games
     /// valued or searched.
     pub(crate) fn nodes(&self) -> u64 {
-        self.nodes + self.sums.as_ref().map_or(0, MisereSums::nodes)
+        self.nodes + self.sums_nodes + self.sums.as_ref().map_or(0, MisereSums::nodes)
     }
 
     /// The value of an unfinished position of a one-row board with this solver's rules, outcome
-    /// only; `None` when the solver passed its form limit or its budget (and, under misère
-    /// rules, the sums of games could not settle it either: [`StripSolver::closer_value`]).
+    /// only; `None` when the solver passed its form limit or its budget. Under misère rules
+    /// the sums of games are asked first whether the closer wins ([`StripSolver::closer_wins`]).
     ///
     /// # Panics
     /// If the board has more than one row, other rules than the solver's, or the game is over.
@@ -158,30 +161,52 @@ impl StripSolver {
             "the strip solver takes rows of at most {MAX_WIDTH} cells, rings of one fewer"
         );
         let row = row_of(pos);
-        let sign = if rules.is_cylinder() {
-            self.ring_negamax(&row, -1, 1)
+        let ring = rules.is_cylinder();
+        let (lower, upper) = match (ring, self.cut(&row)) {
+            (true, None) => self.ring_static_bounds(&row),
+            (true, Some(form)) => self.static_bounds(&form),
+            (false, _) => self.static_bounds(&self.form_of(&row)),
+        };
+        let (mut alpha, mut beta) = (-1, 1);
+        // Under misère rules, whether the player to move at the full board (the closer) wins
+        // is asked of the sums of games first, unless the bounds already rule it out.
+        let closer_sign = if pos.empty_cells() % 2 == 0 { 1 } else { -1 };
+        let closer_may_win = if closer_sign == 1 {
+            upper == 1
+        } else {
+            lower == -1
+        };
+        if lower < upper && closer_may_win && self.variant == Variant::Misere {
+            match self.closer_wins(pos) {
+                Some(true) => return Some(Value::from_sign(closer_sign, pos.to_move())),
+                // The closer's result is a draw at best: the search needs only tell which.
+                Some(false) if closer_sign == 1 => beta = 0,
+                Some(false) => alpha = 0,
+                None => {}
+            }
+        }
+        let sign = if ring {
+            self.ring_negamax(&row, alpha, beta)?
         } else {
             let start = self.form_of(&row);
-            self.negamax(&start, -1, 1)
+            self.negamax(&start, alpha, beta)?
         };
-        match sign {
-            Some(sign) => Some(Value::from_sign(Score::from(sign), pos.to_move())),
-            None => self.closer_value(pos),
-        }
+        Some(Value::from_sign(
+            Score::from(sign.clamp(alpha, beta)),
+            pos.to_move(),
+        ))
     }
 
-    /// Under misère rules, a win for the player who would be to move at the full board (the
-    /// closer) when the sums of games ([`sums`]) prove one, with a budget of its own as large
-    /// as the search's and the same deadline; `None` otherwise (the closer does not win, or
-    /// the sums gave up too, or the board is too wide for them). The search's remembered
-    /// forms are dropped first: it gave up, and the memory is the sums' now.
-    fn closer_value(&mut self, pos: &Position) -> Option<Value> {
+    /// Under misère rules, whether the player who would be to move at the full board (the
+    /// closer) wins, by the sums of games ([`sums`]) with a budget as large as the search's and
+    /// the same deadline; `None` when they gave up or the board is too wide for them. Their
+    /// memory is dropped unless they settled the position, so that the search after them has
+    /// it.
+    fn closer_wins(&mut self, pos: &Position) -> Option<bool> {
         let rules = pos.rules();
-        if self.variant != Variant::Misere || !MisereSums::applies_to(rules) {
+        if !MisereSums::applies_to(rules) {
             return None;
         }
-        self.memo = HashMap::new();
-        self.ring_memo = HashMap::new();
         let limit = self.form_limit.saturating_mul(StripSolver::BYTES_PER_FORM)
             / MisereSums::BYTES_PER_ENTRY;
         let sums = self
@@ -195,10 +220,13 @@ impl StripSolver {
                 Some(Player::P2) => sums::RIGHT,
             })
             .collect();
-        let mover = pos.to_move();
-        let closer_wins = sums.closer_wins(&cells, rules.is_cylinder(), mover == Player::P1)?;
-        let closer_moves = pos.empty_cells() % 2 == 0;
-        closer_wins.then(|| Value::from_sign(if closer_moves { 1 } else { -1 }, mover))
+        let left_to_move = pos.to_move() == Player::P1;
+        let closer_wins = sums.closer_wins(&cells, rules.is_cylinder(), left_to_move);
+        if closer_wins != Some(true) {
+            self.sums_nodes += sums.nodes();
+            self.sums = None;
+        }
+        closer_wins
     }
 
     /// The reduced form of a flat one-row position, from the side to move.
@@ -706,7 +734,7 @@ mod tests {
         let mut solver = StripSolver::new(2, Variant::Misere, usize::MAX);
         solver.set_budget(Budget::nodes(10));
         assert_eq!(solver.value(&start), None);
-        // The search and then the sums of games (a misère board) each get the budget.
+        // The sums of games (a misère board) and then the search each get the budget.
         assert!(solver.nodes() <= 2 * 10);
         solver.set_budget(Budget::time(std::time::Duration::ZERO));
         assert_eq!(solver.value(&start), None);
@@ -716,26 +744,31 @@ mod tests {
         assert!(fresh.value(&start).is_some());
     }
 
-    /// A misère ring whose search passes its node budget is settled by the sums of games when
-    /// the closer wins: k = 3 on 19 cells, a second-player win, as the unlimited search finds
-    /// (in 350,381 forms; the sums need about 25,000 groups and positions).
+    /// A misère ring whose closer wins is settled by the sums of games within a budget far
+    /// below what the search alone needs: k = 3 on 19 cells, a second-player win, as the
+    /// unlimited search finds (in 350,381 forms). A ring whose closer does not win goes on to
+    /// the search, with the window narrowed: 20 cells, a draw.
     #[test]
-    fn the_sums_settle_a_misere_ring_the_search_gives_up_on() {
-        let rules = Rules::new(3, 19, 1, Variant::Misere)
-            .unwrap()
-            .with_topology(crate::engine::rules::Topology::Cylinder);
-        let start = Position::new(rules);
-        let full = StripSolver::new(3, Variant::Misere, usize::MAX)
-            .value(&start)
-            .unwrap();
-        assert_eq!(full.result, GameResult::Win(Player::P2));
-        let mut limited = StripSolver::new(3, Variant::Misere, usize::MAX);
-        limited.set_budget(Budget::nodes(100_000));
-        assert_eq!(limited.value(&start).map(|v| v.result), Some(full.result));
-        assert!(
-            limited.nodes() > 100_000,
-            "the search used its budget first"
-        );
+    fn the_sums_settle_misere_rings_before_the_search() {
+        for (width, budget, result) in [
+            (19, 100_000, GameResult::Win(Player::P2)),
+            (20, u64::MAX, GameResult::Draw),
+        ] {
+            let rules = Rules::new(3, width, 1, Variant::Misere)
+                .unwrap()
+                .with_topology(crate::engine::rules::Topology::Cylinder);
+            let start = Position::new(rules);
+            let mut alone = StripSolver::new(3, Variant::Misere, usize::MAX);
+            let full = alone.ring_negamax(&row_of(&start), -1, 1).unwrap();
+            assert_eq!(
+                Value::from_sign(Score::from(full), Player::P1).result,
+                result
+            );
+            let mut solver = StripSolver::new(3, Variant::Misere, usize::MAX);
+            solver.set_budget(Budget::nodes(budget));
+            assert_eq!(solver.value(&start).map(|v| v.result), Some(result));
+            assert!(solver.nodes() <= budget);
+        }
     }
 
     /// Misère rows for k >= 3 far wider than the main search can settle: the pairing bound

@@ -7,25 +7,61 @@
 //! the sum's options (the sum equals its canonical form, so it may be played as that form).
 //! The search only needs one winning answer at each node of the winner, so it meets far fewer
 //! positions of the long groups than valuing them would.
+//!
+//! What the search proves is remembered in two generations: once the newer one is full it
+//! becomes the older one and the oldest results are forgotten (to be searched again if met),
+//! so that memory stays bounded however long the search runs.
+
+use std::collections::HashMap;
 
 use super::games::GameId;
-use super::{EMPTY, LEFT, MisereSums, RIGHT, reading_key};
+use super::{EMPTY, GroupKey, LEFT, MisereSums, RIGHT, reading_key};
 
-/// A position split into its long groups (each stretch in its smaller reading, sorted) and the
-/// sum of its short groups' values.
+/// A position split into its long groups (each stretch's key in its smaller reading, sorted)
+/// and the sum of its short groups' values.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Split {
-    long: Vec<Vec<u8>>,
+    long: Vec<GroupKey>,
     short: GameId,
+}
+
+/// Whether the side to move wins each split position searched, with Left to move or not.
+#[derive(Default)]
+pub(super) struct SplitMemo {
+    newer: HashMap<(Split, bool), bool>,
+    older: HashMap<(Split, bool), bool>,
+}
+
+impl SplitMemo {
+    /// The results remembered.
+    pub(super) fn len(&self) -> usize {
+        self.newer.len() + self.older.len()
+    }
+
+    fn get(&self, key: &(Split, bool)) -> Option<bool> {
+        self.newer.get(key).or_else(|| self.older.get(key)).copied()
+    }
+
+    /// Remembers a result, first moving the newer generation to the older one (forgetting
+    /// that) when the newer one holds `generation` results.
+    fn insert(&mut self, key: (Split, bool), wins: bool, generation: usize) {
+        if self.newer.len() >= generation {
+            self.older = std::mem::take(&mut self.newer);
+        }
+        self.newer.insert(key, wins);
+    }
 }
 
 impl MisereSums {
     /// The split of a position made of `groups` and a part of value `short`.
     pub(super) fn split(&mut self, groups: Vec<Vec<u8>>, mut short: GameId) -> Option<Split> {
         let mut long = Vec::new();
-        for group in groups {
+        for mut group in groups {
             if empty_cells(&group) > self.short_group {
-                long.push(smaller_reading(group));
+                if group.iter().rev().lt(group.iter()) {
+                    group.reverse();
+                }
+                long.push(reading_key(&group));
             } else {
                 let value = self.group_value(&group)?;
                 short = self.games.add(short, value);
@@ -40,12 +76,8 @@ impl MisereSums {
         if pos.long.is_empty() {
             return Some(self.wins_first(pos.short, left));
         }
-        let key = (
-            pos.long.iter().map(|g| reading_key(g)).collect::<Vec<_>>(),
-            pos.short,
-            left,
-        );
-        if let Some(&known) = self.splits.get(&key) {
+        let key = (pos.clone(), left);
+        if let Some(known) = self.splits.get(&key) {
             return Some(known);
         }
         if self.must_stop() {
@@ -55,8 +87,8 @@ impl MisereSums {
         let mut children = self.split_children(pos, left)?;
         // The moves that leave the shortest long groups first: they need the least search.
         children.sort_by_cached_key(|child| {
-            let longest = child.long.iter().map(|g| empty_cells(g)).max().unwrap_or(0);
-            (longest, child.long.len())
+            let longest = child.long.iter().map(|&g| empty_cells(&cells_of_key(g)));
+            (longest.max().unwrap_or(0), child.long.len())
         });
         let mut wins = false;
         for child in children {
@@ -65,7 +97,8 @@ impl MisereSums {
                 break;
             }
         }
-        self.splits.insert(key, wins);
+        let generation = self.split_generation();
+        self.splits.insert(key, wins, generation);
         Some(wins)
     }
 
@@ -74,10 +107,11 @@ impl MisereSums {
     fn split_children(&mut self, pos: &Split, left: bool) -> Option<Vec<Split>> {
         let disc = if left { LEFT } else { RIGHT };
         let mut children = Vec::new();
-        for (index, group) in pos.long.iter().enumerate() {
-            if index > 0 && pos.long[index - 1] == *group {
+        for (index, &key) in pos.long.iter().enumerate() {
+            if index > 0 && pos.long[index - 1] == key {
                 continue;
             }
+            let group = cells_of_key(key);
             let symmetric = group.iter().eq(group.iter().rev());
             let half = if symmetric {
                 group.len().div_ceil(2)
@@ -93,7 +127,7 @@ impl MisereSums {
                 let groups = self.groups_of(&cells, false).expect("a row always splits");
                 let mut child = self.split(groups, pos.short)?;
                 let others = pos.long.iter().enumerate().filter(|&(i, _)| i != index);
-                child.long.extend(others.map(|(_, g)| g.clone()));
+                child.long.extend(others.map(|(_, &g)| g));
                 child.long.sort_unstable();
                 children.push(child);
             }
@@ -113,10 +147,8 @@ fn empty_cells(stretch: &[u8]) -> usize {
     stretch.iter().filter(|&&c| c == EMPTY).count()
 }
 
-/// `stretch` read in the direction that gives the smaller sequence.
-fn smaller_reading(mut stretch: Vec<u8>) -> Vec<u8> {
-    if stretch.iter().rev().lt(stretch.iter()) {
-        stretch.reverse();
-    }
-    stretch
+/// The stretch a [`GroupKey`] packs (see [`reading_key`]).
+fn cells_of_key(key: GroupKey) -> Vec<u8> {
+    let len = (key >> 120) as usize;
+    (0..len).map(|i| (key >> (2 * i)) as u8 & 3).collect()
 }

@@ -34,6 +34,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use games::{GameId, Games};
+use long::SplitMemo;
 
 use crate::engine::rules::{Rules, Variant};
 
@@ -62,8 +63,8 @@ pub(crate) struct MisereSums {
     /// cut open, by the ring's key and whether Left is to move.
     rings: HashMap<(u128, bool), bool>,
     /// Whether the side to move wins the safe-move game of each split position searched (see
-    /// [`long`]), by its long groups' keys, the value of the rest and whether Left is to move.
-    splits: HashMap<(Vec<GroupKey>, GameId, bool), bool>,
+    /// [`long`]), by the position and whether Left is to move.
+    splits: SplitMemo,
     /// Groups with more empty cells than this are searched rather than valued.
     short_group: usize,
     /// The solver gives up once it remembers more than this many values and comparisons.
@@ -86,7 +87,7 @@ impl MisereSums {
             games: Games::new(),
             groups: HashMap::new(),
             rings: HashMap::new(),
-            splits: HashMap::new(),
+            splits: SplitMemo::default(),
             short_group: SHORT_GROUP,
             limit,
             nodes: 0,
@@ -171,6 +172,12 @@ impl MisereSums {
             >= self.limit
             || self.nodes >= self.node_limit
             || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// How many results each generation of the searched positions' memory holds: a quarter
+    /// of the limit, so that the two take at most half of it.
+    fn split_generation(&self) -> usize {
+        (self.limit / 4).max(1)
     }
 
     /// The sum of the values of `groups`.
@@ -551,6 +558,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A memory limit far below what the searched positions need (31,366 of them) makes the
+    /// search forget old results (to search them again) rather than give up: the k = 3 ring of
+    /// 19 cells is still the second player's, with at most half the limit spent on them.
+    #[test]
+    fn a_small_memory_forgets_searched_positions_without_giving_up() {
+        let mut unbounded = MisereSums::new(3, usize::MAX).with_short_group(6);
+        assert_eq!(unbounded.closer_wins(&[EMPTY; 19], true, true), Some(true));
+        let limit = 12_000;
+        let mut bounded = MisereSums::new(3, limit).with_short_group(6);
+        assert_eq!(bounded.closer_wins(&[EMPTY; 19], true, true), Some(true));
+        assert!(bounded.splits.len() <= limit / 2);
+        assert!(
+            bounded.nodes > unbounded.nodes,
+            "some positions were searched twice"
+        );
     }
 
     proptest! {

@@ -275,36 +275,26 @@ impl MisereSums {
             return false;
         }
         let disc = cells[at];
-        let reach = k - 1;
-        let run = |step: &dyn Fn(usize) -> Option<usize>| {
-            let mut count = 0;
+        // The run of the same discs on each side, counted up to k - 1.
+        let mut run = 1;
+        for forward in [false, true] {
             let mut i = at;
-            while count < reach {
-                match step(i) {
-                    Some(next) if cells[next] == disc => {
-                        count += 1;
-                        i = next;
-                    }
+            for _ in 1..k {
+                let next = match (forward, ring) {
+                    (true, true) => (i + 1) % n,
+                    (false, true) => (i + n - 1) % n,
+                    (true, false) if i + 1 < n => i + 1,
+                    (false, false) if i > 0 => i - 1,
                     _ => break,
+                };
+                if cells[next] != disc {
+                    break;
                 }
+                run += 1;
+                i = next;
             }
-            count
-        };
-        let back = |i: usize| {
-            if ring {
-                Some((i + n - 1) % n)
-            } else {
-                i.checked_sub(1)
-            }
-        };
-        let ahead = |i: usize| {
-            if ring {
-                Some((i + 1) % n)
-            } else {
-                (i + 1 < n).then_some(i + 1)
-            }
-        };
-        run(&back) + 1 + run(&ahead) >= k
+        }
+        run >= k
     }
 
     /// The groups of `cells`' empty cells, each as its stretch (see [`MisereSums::trimmed`]);
@@ -377,17 +367,20 @@ impl MisereSums {
     /// when `ring`) lie in a common window that could still become a line.
     fn linked(&self, cells: &[u8], a: usize, b: usize, ring: bool) -> bool {
         let (n, k) = (cells.len(), self.k);
-        let distance = (b + n - a) % n;
+        let distance = if b >= a { b - a } else { b + n - a };
         if a == b || distance >= k {
             return false;
         }
         // Windows start from k - 1 cells before `b` to `a` itself.
         (0..k - distance).any(|back| {
-            let start = (a + n - back) % n;
-            if !ring && (a < back || start + k > n) {
-                return false;
+            if ring {
+                let start = if a >= back { a - back } else { a + n - back };
+                open((start..start + k).map(|i| cells[if i >= n { i - n } else { i }]))
+            } else {
+                a >= back
+                    && a - back + k <= n
+                    && open(cells[a - back..a - back + k].iter().copied())
             }
-            open((0..k).map(|i| cells[(start + i) % n]))
         })
     }
 
@@ -397,14 +390,15 @@ impl MisereSums {
     /// would put it in a window of one colour), so the group plays the same.
     fn trimmed(&self, mut stretch: Vec<u8>) -> Vec<u8> {
         let k = self.k;
-        let mut useful = vec![false; stretch.len()];
+        // Bit i: cell i lies in an open window (a stretch has at most 64 cells).
+        let mut useful = 0u64;
         for start in 0..(stretch.len() + 1).saturating_sub(k) {
             if open(stretch[start..start + k].iter().copied()) {
-                useful[start..start + k].fill(true);
+                useful |= ((1u64 << k) - 1) << start;
             }
         }
-        for (cell, useful) in stretch.iter_mut().zip(useful) {
-            if !useful && *cell != EMPTY {
+        for (i, cell) in stretch.iter_mut().enumerate() {
+            if useful >> i & 1 == 0 && *cell != EMPTY {
                 *cell = WALL;
             }
         }

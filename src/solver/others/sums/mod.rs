@@ -38,10 +38,8 @@ use long::SplitMemo;
 
 use crate::engine::rules::{Rules, Variant};
 
-/// Groups with more empty cells than this are searched rather than valued (see [`long`]).
-/// Chosen on the misère k = 3 rings (whole process, one thread, this project's 2-core
-/// machine beside other work): 27 cells in 85 s with 8, 79 s with 10, 67 s with 12, 93 s with
-/// 14; 25 cells in 14.0, 12.0 and 12.5 s with 8, 10 and 12.
+/// Groups with more empty cells than this are searched rather than valued (see [`long`]):
+/// the fastest of 8, 10, 12 and 14 on the misère k = 3 ring of 27 cells (`docs/solver.md`).
 const SHORT_GROUP: usize = 12;
 
 /// An empty cell.

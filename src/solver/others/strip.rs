@@ -537,13 +537,7 @@ impl StripSolver {
             if index > 0 && form.pieces[index - 1] == *piece {
                 continue;
             }
-            // A piece that reads the same both ways offers each move twice.
-            let half = if piece.iter().eq(piece.iter().rev()) {
-                piece.len().div_ceil(2)
-            } else {
-                piece.len()
-            };
-            for at in (0..half).filter(|&i| piece[i] == EMPTY) {
+            for at in (0..distinct_moves(piece)).filter(|&i| piece[i] == EMPTY) {
                 let mut cells = piece.clone();
                 cells[at] = MINE;
                 if self.makes_line(&cells, at) {
@@ -664,10 +658,11 @@ fn row_of(pos: &Position) -> Vec<u8> {
 }
 
 /// The key of a ring: the smallest of its rotations and reflections packed two bits a cell
-/// (an empty cell 1, the mover's disc 2, the other player's 3) from the most significant end.
+/// (an empty cell 1, a disc of one side 2, of the other 3: [`EMPTY`] + 1, [`MINE`] + 1 and
+/// [`THEIRS`] + 1, or the same with the sums' Left and Right) from the most significant end.
 /// Rings of up to 64 cells fit, and two rings share a key exactly when one turns into the
 /// other: every cell packs as a non-zero symbol, so the key tells the ring's length too.
-fn ring_key(ring: &[u8]) -> u128 {
+pub(super) fn ring_key(ring: &[u8]) -> u128 {
     let w = ring.len();
     let pack = |cell: &dyn Fn(usize) -> u8| {
         (0..w).fold(0u128, |bits, i| {
@@ -683,6 +678,16 @@ fn ring_key(ring: &[u8]) -> u128 {
         })
         .min()
         .expect("a ring has cells")
+}
+
+/// How many of `piece`'s first cells hold its distinct moves: a piece that reads the same
+/// both ways offers each move twice, so its first half (with the middle) is enough.
+pub(super) fn distinct_moves(piece: &[u8]) -> usize {
+    if piece.iter().eq(piece.iter().rev()) {
+        piece.len().div_ceil(2)
+    } else {
+        piece.len()
+    }
 }
 
 /// Hands the turn over: every disc changes sides, and the form is made canonical again.

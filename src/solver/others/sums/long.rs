@@ -16,6 +16,7 @@ use std::collections::HashMap;
 
 use super::games::{GameId, Games};
 use super::{EMPTY, GroupKey, LEFT, MisereSums, RIGHT, reading_key};
+use crate::solver::others::strip::distinct_moves;
 
 /// A position split into its long groups (each stretch's key in its smaller reading, sorted)
 /// and the sum of its short groups' values.
@@ -144,13 +145,7 @@ impl MisereSums {
                 continue;
             }
             let group = cells_of_key(key);
-            let symmetric = group.iter().eq(group.iter().rev());
-            let half = if symmetric {
-                group.len().div_ceil(2)
-            } else {
-                group.len()
-            };
-            for at in (0..half).filter(|&at| group[at] == EMPTY) {
+            for at in (0..distinct_moves(&group)).filter(|&at| group[at] == EMPTY) {
                 let mut cells = group.clone();
                 cells[at] = disc;
                 if self.makes_line(&cells, at, false) {

@@ -37,6 +37,7 @@ use games::{GameId, Games};
 use long::SplitMemo;
 
 use crate::engine::rules::{Rules, Variant};
+use crate::solver::others::strip::ring_key;
 
 /// Groups with more empty cells than this are searched rather than valued (see [`long`]):
 /// the fastest of 8, 10, 12 and 14 on the misère k = 3 ring of 27 cells (`docs/solver.md`).
@@ -470,27 +471,6 @@ fn packings(stretch: &[u8]) -> [GroupKey; 4] {
         keys[3] |= u128::from(swapped) << back;
     }
     keys
-}
-
-/// The key of a ring: the smallest of its rotations and reflections packed two bits a cell
-/// (an empty cell 1, a Left disc 2, a Right disc 3) from the most significant end; rings of
-/// up to 64 cells fit, and two share a key exactly when one turns into the other.
-fn ring_key(ring: &[u8]) -> u128 {
-    let n = ring.len();
-    let pack = |cell: &dyn Fn(usize) -> u8| {
-        (0..n).fold(0u128, |bits, i| {
-            bits | u128::from(cell(i) + 1) << (126 - 2 * i)
-        })
-    };
-    (0..n)
-        .flat_map(|turn| {
-            [
-                pack(&|i| ring[(turn + i) % n]),
-                pack(&|i| ring[(turn + n - i) % n]),
-            ]
-        })
-        .min()
-        .expect("a ring has cells")
 }
 
 #[cfg(test)]

@@ -44,6 +44,7 @@ use crate::engine::rules::{Rules, Variant};
 
 use crate::solver::Budget;
 use crate::solver::bounds::pairing::{self, EMPTY, MINE, THEIRS};
+use crate::solver::others::row_cells::{distinct_moves, ring_key};
 use crate::solver::others::sums::{self, MisereSums};
 use crate::solver::score::{Score, Value};
 
@@ -655,39 +656,6 @@ fn row_of(pos: &Position) -> Vec<u8> {
             Some(_) => THEIRS,
         })
         .collect()
-}
-
-/// The key of a ring: the smallest of its rotations and reflections packed two bits a cell
-/// (an empty cell 1, a disc of one side 2, of the other 3: [`EMPTY`] + 1, [`MINE`] + 1 and
-/// [`THEIRS`] + 1, or the same with the sums' Left and Right) from the most significant end.
-/// Rings of up to 64 cells fit, and two rings share a key exactly when one turns into the
-/// other: every cell packs as a non-zero symbol, so the key tells the ring's length too.
-pub(super) fn ring_key(ring: &[u8]) -> u128 {
-    let w = ring.len();
-    let pack = |cell: &dyn Fn(usize) -> u8| {
-        (0..w).fold(0u128, |bits, i| {
-            bits | u128::from(cell(i) + 1) << (126 - 2 * i)
-        })
-    };
-    (0..w)
-        .flat_map(|turn| {
-            [
-                pack(&|i| ring[(turn + i) % w]),
-                pack(&|i| ring[(turn + w - i) % w]),
-            ]
-        })
-        .min()
-        .expect("a ring has cells")
-}
-
-/// How many of `piece`'s first cells hold its distinct moves: a piece that reads the same
-/// both ways offers each move twice, so its first half (with the middle) is enough.
-pub(super) fn distinct_moves(piece: &[u8]) -> usize {
-    if piece.iter().eq(piece.iter().rev()) {
-        piece.len().div_ceil(2)
-    } else {
-        piece.len()
-    }
 }
 
 /// Hands the turn over: every disc changes sides, and the form is made canonical again.

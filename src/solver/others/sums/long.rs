@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use super::games::{GameId, Games};
 use super::{EMPTY, GroupKey, LEFT, MisereSums, RIGHT, reading_key};
-use crate::solver::others::strip::distinct_moves;
+use crate::solver::others::row_cells::distinct_moves;
 
 /// A position split into its long groups (each stretch's key in its smaller reading, sorted)
 /// and the sum of its short groups' values.

@@ -37,7 +37,7 @@ use games::{GameId, Games};
 use long::SplitMemo;
 
 use crate::engine::rules::{Rules, Variant};
-use crate::solver::others::strip::ring_key;
+use crate::solver::others::row_cells::ring_key;
 
 /// Groups with more empty cells than this are searched rather than valued (see [`long`]):
 /// the fastest of 8, 10, 12 and 14 on the misère k = 3 ring of 27 cells (`docs/solver.md`).

@@ -68,7 +68,9 @@ pub struct Args {
     /// by two questions, "does P1 win?" and then "does P2?", split --split-depth plies deep,
     /// each answer appended to a CSV in this folder (one per board and player) as it is found:
     /// the board gets its outcome (a weak row), and a run stopped on the way keeps every
-    /// answer, so a rerun asks only what is left.
+    /// answer, so a rerun asks only what is left. On a misère ring of one row the player who
+    /// would move at the full board is asked about first (P2 on an odd number of cells): the
+    /// sums of games answer each of its positions.
     #[arg(long, value_name = "DIR")]
     questions: Option<PathBuf>,
     /// Plies from the empty board at which --questions splits its searches.

@@ -279,7 +279,12 @@ impl Solver {
     /// The outcome of an unfinished `pos` from the one-row solver, when the method and the
     /// board allow it and the solver stays within its memory and the budget of a limited solve.
     fn one_row_value(&mut self, pos: &Position) -> Option<Value> {
-        let rules = pos.rules();
+        self.one_row(pos.rules())?.value(pos)
+    }
+
+    /// The one-row solver for `rules`, with the budget of the limited solve under way, when
+    /// the method and the board allow it.
+    fn one_row(&mut self, rules: Rules) -> Option<&mut StripSolver> {
         if self.method != Method::Auto || !StripSolver::applies_to(rules) {
             return None;
         }
@@ -291,7 +296,7 @@ impl Solver {
         // Under a limited solve, the one-row solver gets the same budget as the search after
         // it: a board that passes it is given up rather than searched on for hours.
         strip.set_budget(self.budget.unwrap_or(Budget::UNLIMITED));
-        strip.value(pos)
+        Some(strip)
     }
 
     /// Allocates the table for `rules` now rather than at the first solve (to keep the cost of
@@ -649,6 +654,14 @@ impl Solver {
     /// search (none for a finished game). Inside [`Solver::limited`], an answer after the
     /// budget ran out means nothing.
     pub(crate) fn above(&mut self, pos: &Position, probe: Score) -> bool {
+        // Questions about the outcome alone go to the one-row solver where it applies (on a
+        // misère row it asks the sums of games whether the closer wins, and nothing else).
+        if (probe == -1 || probe == 0)
+            && !pos.is_over()
+            && let Some(answer) = self.one_row(pos.rules()).and_then(|s| s.above(pos, probe))
+        {
+            return answer;
+        }
         let known = self.value_without_search(pos, Depth::Strong);
         match known.and_then(|value| Self::score_of(pos, value)) {
             Some(score) => score > probe,

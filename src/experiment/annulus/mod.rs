@@ -58,15 +58,12 @@ pub struct Effort {
 /// Solves one board from the empty position: exactly when that takes at most
 /// `effort.strong_nodes` nodes, else its outcome alone within `effort.weak_nodes` (the row
 /// says which); the attempt that gave up when neither finishes. The weak solve starts with
-/// what the exact one left in the table; the row counts the nodes and time of both. The
-/// one-row solver (rings of one row) may use as much memory as the table, and at least its
-/// default: a run given a large table for its hard boards gives it to the hard rings too.
+/// what the exact one left in the table; the row counts the nodes and time of both.
 pub(crate) fn solve_board(board: Board, effort: Effort) -> Result<Row, Attempt> {
     let start = Instant::now();
     let rules = board.rules();
     let empty = Position::new(rules);
-    let one_row = effort.table.max(DEFAULT_ONE_ROW);
-    let mut solver = Solver::new(effort.table).with_one_row_memory(one_row);
+    let mut solver = solver_for(&effort);
     let (value, depth) = match solver.solve_within(&empty, Depth::Strong, effort.strong_nodes) {
         Some(solution) => (solution.value, Depth::Strong),
         None => match solver.solve_within(&empty, Depth::Weak, effort.weak_nodes) {
@@ -79,6 +76,13 @@ pub(crate) fn solve_board(board: Board, effort: Effort) -> Result<Row, Attempt> 
     };
     let cost = (solver.nodes(), start.elapsed().as_secs_f64());
     Ok(row_of(board, depth, value.result, value.remoteness, cost))
+}
+
+/// A solver with `effort`'s table, whose one-row solver (rings of one row) may use as much
+/// memory as the table, and at least its default: a run given a large table for its hard
+/// boards gives it to the hard rings too.
+fn solver_for(effort: &Effort) -> Solver {
+    Solver::new(effort.table).with_one_row_memory(effort.table.max(DEFAULT_ONE_ROW))
 }
 
 /// The row of `board` solved to `depth` with `outcome` (and `remoteness`, for an exact

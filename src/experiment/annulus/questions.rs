@@ -8,8 +8,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::{Effort, Row, row_of};
+use super::{Effort, Row, row_of, solver_for};
 use crate::engine::outcome::{GameResult, Player};
+use crate::engine::rules::Variant;
 use crate::experiment::export::{ExportError, write_error};
 use crate::experiment::question::{self, Question, Split};
 use crate::experiment::sweep::Board;
@@ -83,19 +84,36 @@ pub(crate) fn settle(
     effort: &Effort,
 ) -> Result<Option<Row>, ExportError> {
     std::fs::create_dir_all(&questions.dir).map_err(write_error(&questions.dir))?;
-    let mut solver = Solver::new(effort.table);
+    let mut solver = solver_for(effort);
     let mut cost = (0, 0.0);
     let mut wins = |player| questions.wins(board, player, &mut solver, effort, &mut cost);
-    let outcome = match wins(Player::P1)? {
+    let first = first_asked(board);
+    let outcome = match wins(first)? {
         None => return Ok(None),
-        Some(true) => GameResult::Win(Player::P1),
-        Some(false) => match wins(Player::P2)? {
+        Some(true) => GameResult::Win(first),
+        Some(false) => match wins(first.other())? {
             None => return Ok(None),
-            Some(true) => GameResult::Win(Player::P2),
+            Some(true) => GameResult::Win(first.other()),
             Some(false) => GameResult::Draw,
         },
     };
     Ok(Some(row_of(board, Depth::Weak, outcome, None, cost)))
+}
+
+/// The player asked about first: P1, but on a misère one-row ring the player who would move
+/// at the full board (the closer: P2 on an odd number of cells), whose question the sums of
+/// games answer alone at every position of the split (see `StripSolver::above`), where the
+/// other player's needs the one-row search.
+fn first_asked(board: Board) -> Player {
+    let closer = if board.rules().cells().is_multiple_of(2) {
+        Player::P1
+    } else {
+        Player::P2
+    };
+    match (board.variant, board.height) {
+        (Variant::Misere, 1) => closer,
+        _ => Player::P1,
+    }
 }
 
 #[cfg(test)]
@@ -197,6 +215,34 @@ mod tests {
         let exact = solve_board(board, effort(u64::MAX, None)).unwrap();
         assert_eq!(row.outcome, exact.outcome);
         assert!(row.nodes > 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// On a misère ring the closer (P2 on 11 cells) is asked about first, each position of
+    /// the split by the sums of games, and its "yes" settles the board: the other player's
+    /// question is never asked. The outcome is the exact solve's.
+    #[test]
+    fn a_misere_ring_asks_the_closer_first() {
+        let dir = scratch_dir("annulus-q-closer");
+        let questions = Questions {
+            dir: dir.clone(),
+            depth: 3,
+        };
+        let board = Board {
+            topology: crate::engine::rules::Topology::Cylinder,
+            ..Board::flat(Variant::Misere, 3, 11, 1)
+        };
+        let row = settle(board, &questions, &effort(2, None))
+            .unwrap()
+            .unwrap();
+        let exact = solve_board(board, effort(u64::MAX, None)).unwrap();
+        assert_eq!(row.outcome, GameResult::Win(Player::P2));
+        assert_eq!(row.outcome, exact.outcome);
+        let names: Vec<PathBuf> = files(&dir)
+            .iter()
+            .map(|p| p.strip_prefix(&dir).unwrap().into())
+            .collect();
+        assert_eq!(names, [PathBuf::from("misere-k3-11x1-P2.csv")]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

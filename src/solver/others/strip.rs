@@ -38,7 +38,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use crate::engine::outcome::{Cell, Player};
+use crate::engine::outcome::{Cell, GameResult, Player};
 use crate::engine::position::Position;
 use crate::engine::rules::{Rules, Variant};
 
@@ -149,6 +149,80 @@ impl StripSolver {
     /// # Panics
     /// If the board has more than one row, other rules than the solver's, or the game is over.
     pub(crate) fn value(&mut self, pos: &Position) -> Option<Value> {
+        let (lower, upper) = self.root_bounds(pos);
+        let (mut alpha, mut beta) = (-1, 1);
+        // Under misère rules, whether the player to move at the full board (the closer) wins
+        // is asked of the sums of games first, unless the bounds already rule it out.
+        let closer_sign = if pos.empty_cells() % 2 == 0 { 1 } else { -1 };
+        let closer_may_win = if closer_sign == 1 {
+            upper == 1
+        } else {
+            lower == -1
+        };
+        if lower < upper && closer_may_win && self.variant == Variant::Misere {
+            let closer_wins = self.closer_wins(pos);
+            if closer_wins != Some(true) {
+                // The search after them needs the memory.
+                self.drop_sums();
+            }
+            match closer_wins {
+                Some(true) => return Some(Value::from_sign(closer_sign, pos.to_move())),
+                // The closer's result is a draw at best: the search needs only tell which.
+                Some(false) if closer_sign == 1 => beta = 0,
+                Some(false) => alpha = 0,
+                None => {}
+            }
+        }
+        let row = row_of(pos);
+        let sign = if pos.rules().is_cylinder() {
+            self.ring_negamax(&row, alpha, beta)?
+        } else {
+            let start = self.form_of(&row);
+            self.negamax(&start, alpha, beta)?
+        };
+        Some(Value::from_sign(
+            Score::from(sign.clamp(alpha, beta)),
+            pos.to_move(),
+        ))
+    }
+
+    /// Whether the outcome of an unfinished position for its side to move is above `probe`
+    /// (-1: it does not lose; 0: it wins); `None` when the solver passed its form limit or its
+    /// budget. Under misère rules, the question whether the closer wins (the side to move
+    /// winning when the closer is to move, not losing when the other side is) is the sums of
+    /// games' alone, which keep what they learned for the next question: a question split
+    /// into many positions ([`crate::experiment::question`]) asks them nothing else when it
+    /// asks whether the closer wins.
+    ///
+    /// # Panics
+    /// As [`StripSolver::value`], and for a probe other than -1 and 0.
+    pub(crate) fn above(&mut self, pos: &Position, probe: Score) -> Option<bool> {
+        assert!(probe == -1 || probe == 0, "an outcome's probe is -1 or 0");
+        let (lower, upper) = self.root_bounds(pos);
+        if Score::from(lower) > probe || Score::from(upper) <= probe {
+            return Some(Score::from(lower) > probe);
+        }
+        let closer_moves = pos.empty_cells() % 2 == 0;
+        let closers_question = probe == if closer_moves { 0 } else { -1 };
+        if self.variant == Variant::Misere
+            && closers_question
+            && MisereSums::applies_to(pos.rules())
+        {
+            return self.closer_wins(pos).map(|wins| wins == closer_moves);
+        }
+        let sign = match self.value(pos)?.result {
+            GameResult::Win(p) if p == pos.to_move() => 1,
+            GameResult::Win(_) => -1,
+            GameResult::Draw => 0,
+        };
+        Some(sign > probe)
+    }
+
+    /// The static bounds on the sign of an unfinished position for its side to move.
+    ///
+    /// # Panics
+    /// As [`StripSolver::value`].
+    fn root_bounds(&self, pos: &Position) -> (i8, i8) {
         let rules = pos.rules();
         assert_eq!(rules.height(), 1, "the strip solver takes one-row boards");
         assert_eq!(
@@ -162,47 +236,16 @@ impl StripSolver {
             "the strip solver takes rows of at most {MAX_WIDTH} cells, rings of one fewer"
         );
         let row = row_of(pos);
-        let ring = rules.is_cylinder();
-        let (lower, upper) = match (ring, self.cut(&row)) {
+        match (rules.is_cylinder(), self.cut(&row)) {
             (true, None) => self.ring_static_bounds(&row),
             (true, Some(form)) => self.static_bounds(&form),
             (false, _) => self.static_bounds(&self.form_of(&row)),
-        };
-        let (mut alpha, mut beta) = (-1, 1);
-        // Under misère rules, whether the player to move at the full board (the closer) wins
-        // is asked of the sums of games first, unless the bounds already rule it out.
-        let closer_sign = if pos.empty_cells() % 2 == 0 { 1 } else { -1 };
-        let closer_may_win = if closer_sign == 1 {
-            upper == 1
-        } else {
-            lower == -1
-        };
-        if lower < upper && closer_may_win && self.variant == Variant::Misere {
-            match self.closer_wins(pos) {
-                Some(true) => return Some(Value::from_sign(closer_sign, pos.to_move())),
-                // The closer's result is a draw at best: the search needs only tell which.
-                Some(false) if closer_sign == 1 => beta = 0,
-                Some(false) => alpha = 0,
-                None => {}
-            }
         }
-        let sign = if ring {
-            self.ring_negamax(&row, alpha, beta)?
-        } else {
-            let start = self.form_of(&row);
-            self.negamax(&start, alpha, beta)?
-        };
-        Some(Value::from_sign(
-            Score::from(sign.clamp(alpha, beta)),
-            pos.to_move(),
-        ))
     }
 
     /// Under misère rules, whether the player who would be to move at the full board (the
     /// closer) wins, by the sums of games ([`sums`]) with a budget as large as the search's and
-    /// the same deadline; `None` when they gave up or the board is too wide for them. Their
-    /// memory is dropped unless they settled the position, so that the search after them has
-    /// it.
+    /// the same deadline; `None` when they gave up or the board is too wide for them.
     fn closer_wins(&mut self, pos: &Position) -> Option<bool> {
         let rules = pos.rules();
         if !MisereSums::applies_to(rules) {
@@ -222,12 +265,14 @@ impl StripSolver {
             })
             .collect();
         let left_to_move = pos.to_move() == Player::P1;
-        let closer_wins = sums.closer_wins(&cells, rules.is_cylinder(), left_to_move);
-        if closer_wins != Some(true) {
+        sums.closer_wins(&cells, rules.is_cylinder(), left_to_move)
+    }
+
+    /// Forgets what the sums of games learned, counting their nodes.
+    fn drop_sums(&mut self) {
+        if let Some(sums) = self.sums.take() {
             self.sums_nodes += sums.nodes();
-            self.sums = None;
         }
-        closer_wins
     }
 
     /// The reduced form of a flat one-row position, from the side to move.
@@ -854,6 +899,38 @@ mod tests {
                 let expected = Value::from_sign(Score::from(sign), pos.to_move()).result;
                 let value = solver.value(&pos).expect("no form limit");
                 prop_assert_eq!(value.result, expected, "{}\n{}", rules, pos.diagram());
+            }
+        }
+
+        /// Rows and rings: along a random game, whether each position's outcome is above -1
+        /// and above 0 (misère questions about the closer answered by the sums of games
+        /// alone, which keep their memory from one question to the next) against plain
+        /// minimax, under both rule sets.
+        #[test]
+        fn outcome_questions_match_plain_minimax(
+            width in 2u32..=11,
+            k in 2u32..=5,
+            misere in any::<bool>(),
+            ring in any::<bool>(),
+            choices in prop::collection::vec(0usize..11, 0..10),
+        ) {
+            let variant = if misere { Variant::Misere } else { Variant::Normal };
+            let topology = if ring {
+                crate::engine::rules::Topology::Cylinder
+            } else {
+                crate::engine::rules::Topology::Flat
+            };
+            let rules = Rules::new(k, width, 1, variant).unwrap().with_topology(topology);
+            let mut solver = StripSolver::new(k, variant, usize::MAX);
+            let mut memo = HashMap::new();
+            let start = Position::new(rules);
+            for pos in std::iter::once(start).chain(positions_along(rules, &choices)) {
+                let sign = Score::from(plain_sign(&pos, &mut memo));
+                for probe in [-1, 0] {
+                    let above = solver.above(&pos, probe).expect("no form limit");
+                    prop_assert_eq!(above, sign > probe, "probe {}: {}\n{}", probe, rules,
+                        pos.diagram());
+                }
             }
         }
 

@@ -452,3 +452,48 @@ fn a_folder_of_answers_gives_the_files_about_the_board() {
     assert!(known_in(&dir.join("missing"), rules, &own).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Answers kept by a run under a later move settle the question with no search, though the
+/// moves before it in the order are unanswered: on the misère k = 3 ring of 11 cells, a run
+/// from P2's reply two cells from P1's first disc (`1,3`), then one from the empty board that
+/// reads its file, which searches nothing (not even P2's reply beside the disc, first in the
+/// order and lost at once).
+#[test]
+fn answers_under_a_later_move_settle_the_question_unsearched() {
+    let rules = Rules::new(3, 11, 1, Variant::Misere)
+        .unwrap()
+        .with_topology(connectk::Topology::Cylinder);
+    let question = Question {
+        rules,
+        player: Player::P2,
+        by_ply: 11,
+    };
+    let (_, start) = notation::parse(rules, "1,3").unwrap();
+    let later = fresh("later-reply");
+    let split = Split {
+        start: &start,
+        ..Split::new(3, &later)
+    };
+    let mut solver = Solver::new(Mib(16));
+    let asked = ask(question, &split, &mut solver, &mut |_, _| {}).unwrap();
+    let from_start = wins_by_from(rules, "1,3", brute_score(rules, "1,3"), Player::P2, 11);
+    assert_eq!(asked.answer, Some(from_start));
+    assert!(asked.searched > 0);
+    let root = fresh("later-root");
+    let known = [later.clone()];
+    let split = Split {
+        known: &known,
+        ..Split::new(3, &root)
+    };
+    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_, _| {}).unwrap();
+    let expected = wins_by(rules, brute_score(rules, ""), Player::P2, 11);
+    assert_eq!(
+        (asked.answer, asked.searched),
+        (Some(expected), 0),
+        "{asked:?}"
+    );
+    assert!(expected && asked.reused > 0, "{asked:?}");
+    for file in [later, root] {
+        let _ = std::fs::remove_file(file);
+    }
+}

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use connectk::experiment::question::{AnswerRow, Asked, Branch, Question, Split, ask, known_in};
 use connectk::experiment::sizes::add_answer;
-use connectk::{Mib, Player, Rules, Solver, notation};
+use connectk::{DEFAULT_ONE_ROW, Mib, Player, Rules, Solver, notation};
 
 use super::board::BoardArgs;
 
@@ -66,7 +66,8 @@ pub struct Args {
     /// kept). Default: no limit.
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
-    /// Transposition table, in MiB.
+    /// Transposition table, in MiB. On a board of one row, the one-row solver (and the sums
+    /// of games under misère rules) may use as much again, and at least 2048.
     #[arg(long, default_value_t = Mib(1024), value_name = "MIB")]
     table_mb: Mib,
     /// Threads searching each piece together, sharing the table (1 to 64). The answers do not
@@ -116,7 +117,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         known.extend(about);
     }
-    let mut solver = Solver::new(args.table_mb).with_threads(args.threads.into());
+    let mut solver = Solver::new(args.table_mb)
+        .with_one_row_memory(args.table_mb.max(DEFAULT_ONE_ROW))
+        .with_threads(args.threads.into());
     let split = Split {
         start: &start,
         known: &known,

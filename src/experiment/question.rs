@@ -129,7 +129,8 @@ pub struct Asked {
 
 /// Answers `question` from the start of `split` by alpha-beta down to the split's depth,
 /// asking the solver about the positions that deep (null-window searches) only as the answer
-/// needs them, within the split's time. Answers are read from the split's CSVs and appended to
+/// needs them, within the split's time; at each position a move that the answers kept settle
+/// alone is taken before any search, wherever it stands in the order. Answers are read from the split's CSVs and appended to
 /// its own; `on_answer` is told each new one, with its place below the start ([`Branch`], ply
 /// by ply).
 ///
@@ -313,6 +314,17 @@ impl Asker<'_> {
                 children.push((column, child));
             }
         }
+        // A child the kept answers settle alone wins the node without a search, wherever it
+        // stands in the order: answers from a run under a later move (`--moves`), say.
+        let plies = moves.len() + 1;
+        for (_, child) in &children {
+            let mut used = 0;
+            if self.kept(child, -probe - 1, plies, &mut used) == Some(false) {
+                self.asked.reused += used;
+                self.memo.insert(key, true);
+                return Some(true);
+            }
+        }
         let mut answer = false;
         let of = children.len();
         for (i, (column, child)) in children.into_iter().enumerate() {
@@ -328,6 +340,50 @@ impl Asker<'_> {
         }
         self.memo.insert(key, answer);
         Some(answer)
+    }
+
+    /// Whether the score of `pos`, `plies` plies from the empty board, is above `probe` by the
+    /// answers kept and found so far alone, with no search; `None` when they do not settle it.
+    /// `used` counts the kept answers it read.
+    fn kept(
+        &mut self,
+        pos: &Position,
+        probe: Score,
+        plies: usize,
+        used: &mut usize,
+    ) -> Option<bool> {
+        if pos.is_over() {
+            return Some(final_score(pos) > probe);
+        }
+        let key = (format!("{:x}", pos.canonical_key().0), probe);
+        if let Some(&answer) = self.memo.get(&key) {
+            return Some(answer);
+        }
+        if let Some(&answer) = self.known.get(&key) {
+            *used += 1;
+            return Some(answer);
+        }
+        if plies as u32 >= self.depth {
+            return None;
+        }
+        let mut seen = Vec::new();
+        let mut settled = true;
+        for column in pos.legal_columns() {
+            let child = pos.played(column).expect("legal column");
+            let image = child.canonical_key().0;
+            if seen.contains(&image) {
+                continue;
+            }
+            seen.push(image);
+            // Nothing is remembered here: the node that uses the result remembers it, and
+            // counts the kept answers it read.
+            match self.kept(&child, -probe - 1, plies + 1, used) {
+                Some(false) => return Some(true),
+                Some(true) => {}
+                None => settled = false,
+            }
+        }
+        settled.then_some(false)
     }
 
     /// The answer for the position `pos` at the split's depth, by a null-window search within

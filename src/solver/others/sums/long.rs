@@ -97,8 +97,15 @@ impl MisereSums {
             let longest = child.long.iter().map(|&g| empty_cells(&cells_of_key(g)));
             (longest.max().unwrap_or(0), child.long.len())
         });
-        let mut wins = false;
+        // A child already known lost for the other side wins at once, wherever it stands.
+        let mut wins = children.iter().any(|child| {
+            let key = (child.clone(), !left);
+            self.splits.get(&key) == Some(false)
+        });
         for child in children {
+            if wins {
+                break;
+            }
             if !self.split_mover_wins(&child, !left)? {
                 wins = true;
                 break;

@@ -5,3 +5,4 @@
 pub(super) mod base_pairs;
 pub(super) mod dated_loss;
 pub(super) mod pairing;
+pub(super) mod row_pairs;

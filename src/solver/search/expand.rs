@@ -14,6 +14,7 @@ use crate::solver::bounds::dated_loss::{
     above_needed, latest_loss, line_low_enough, loss_when_needed,
 };
 use crate::solver::bounds::pairing::{self, EMPTY, MINE, THEIRS};
+use crate::solver::bounds::row_pairs::rows_paired;
 use crate::solver::score::{Score, loss_at, win_at};
 
 /// The result of looking at a node before searching it.
@@ -58,7 +59,7 @@ pub(crate) fn expand<B: Bits>(
     else {
         return expansion;
     };
-    match prune_with_open_lines(pos, moves, lower, upper) {
+    match prune_with_open_lines(pos, moves, lower, upper, strategies_alpha) {
         Expansion::Open {
             moves,
             lower,
@@ -290,7 +291,8 @@ fn bound_by_delayed_take_even<B: Bits>(pos: &Position<B>, enough: Score) -> Scor
     loss().min(0)
 }
 
-/// Tightens the bounds and the move list with the lines that can still be made.
+/// Tightens the bounds and the move list with the lines that can still be made (and, given
+/// the `alpha` of the caller's window, the row pairs of [`bound_by_row_pairs`]).
 ///
 /// A window of k cells is open for a player while it holds no opposing disc.
 /// - A player with no open window can never complete a line. Under normal rules that player
@@ -307,6 +309,7 @@ fn prune_with_open_lines<B: Bits>(
     moves: B,
     lower: Score,
     upper: Score,
+    alpha: Option<Score>,
 ) -> Expansion<B> {
     let layout = pos.layout();
     let empty = layout.full() & !pos.mask();
@@ -331,6 +334,9 @@ fn prune_with_open_lines<B: Bits>(
             }
         }
     }
+    if pos.rules().variant() == Variant::Normal && pos.rules().height() < pos.rules().k() {
+        (lower, upper) = bound_by_row_pairs(pos, lower, upper, alpha);
+    }
     let dead = empty & !(mine | theirs);
     let mut tempo_seen = false;
     let mut kept = moves;
@@ -350,6 +356,37 @@ fn prune_with_open_lines<B: Bits>(
         lower,
         upper,
     }
+}
+
+/// Normal rules on a board lower than k, where every line runs along a row: `lower` or
+/// `upper` tightened to a draw where a player pairs up playable cells against every window the
+/// other could still complete ([`rows_paired`]), which keeps the other from winning. Only the
+/// side that can help a window at `alpha` is looked at: the opponent's pairs (an upper bound of
+/// a draw) when `alpha` is at least a draw, the mover's (a lower bound) when it is below.
+#[inline]
+fn bound_by_row_pairs<B: Bits>(
+    pos: &Position<B>,
+    lower: Score,
+    upper: Score,
+    alpha: Option<Score>,
+) -> (Score, Score) {
+    let layout = pos.layout();
+    let playable = layout.playable(pos.mask());
+    let (opponent, mover) = match alpha {
+        Some(alpha) => (alpha >= 0, alpha < 0),
+        None => (true, true),
+    };
+    let upper = if opponent && upper > 0 && rows_paired(layout, pos.opponent(), playable) {
+        0
+    } else {
+        upper
+    };
+    let lower = if mover && lower < 0 && rows_paired(layout, pos.current(), playable) {
+        0
+    } else {
+        lower
+    };
+    (lower, upper)
 }
 
 /// Normal rules: the player who completes a line wins. `threats` are the empty cells that

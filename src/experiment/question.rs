@@ -130,9 +130,9 @@ pub struct Asked {
 /// Answers `question` from the start of `split` by alpha-beta down to the split's depth,
 /// asking the solver about the positions that deep (null-window searches) only as the answer
 /// needs them, within the split's time; at each position a move that the answers kept settle
-/// alone is taken before any search, wherever it stands in the order. Answers are read from the split's CSVs and appended to
-/// its own; `on_answer` is told each new one, with its place below the start ([`Branch`], ply
-/// by ply).
+/// alone is taken before any search, wherever it stands in the order. Answers are read from
+/// the split's CSVs and appended to its own; `on_answer` is told each new one, with its place
+/// below the start ([`Branch`], ply by ply).
 ///
 /// # Errors
 /// [`ExportError`] when a CSV cannot be read or written, or holds another board's answers.

@@ -286,18 +286,14 @@ impl Asker<'_> {
     /// Whether the score of `pos` (reached by `moves`) is above `probe`; `None` when the time
     /// ran out (or a write failed) before it was known.
     fn above(&mut self, pos: &Position, moves: &mut Vec<Column>, probe: Score) -> Option<bool> {
-        if pos.is_over() {
-            return Some(final_score(pos) > probe);
-        }
-        let key = (format!("{:x}", pos.canonical_key().0), probe);
-        if let Some(&answer) = self.memo.get(&key) {
-            return Some(answer);
-        }
-        // A search of this position kept from a run with a shallower split answers it too.
-        if let Some(&answer) = self.known.get(&key) {
-            self.asked.reused += 1;
-            return Some(answer);
-        }
+        let mut used = 0;
+        let key = match self.answered(pos, probe, &mut used) {
+            Ok(answer) => {
+                self.asked.reused += used;
+                return Some(answer);
+            }
+            Err(key) => key,
+        };
         if moves.len() as u32 >= self.depth {
             return self.search(pos, moves, key);
         }
@@ -342,6 +338,32 @@ impl Asker<'_> {
         Some(answer)
     }
 
+    /// Whether the score of `pos` is above `probe` when that is known without a search: a
+    /// finished game's score, an answer found above it in this run, or one kept (a search of
+    /// this position kept from a run with a shallower split answers it too), counted in `used`;
+    /// else the position's key for the answer.
+    fn answered(
+        &self,
+        pos: &Position,
+        probe: Score,
+        used: &mut usize,
+    ) -> Result<bool, (String, i32)> {
+        if pos.is_over() {
+            return Ok(final_score(pos) > probe);
+        }
+        let key = (format!("{:x}", pos.canonical_key().0), probe);
+        if let Some(&answer) = self.memo.get(&key) {
+            return Ok(answer);
+        }
+        match self.known.get(&key) {
+            Some(&answer) => {
+                *used += 1;
+                Ok(answer)
+            }
+            None => Err(key),
+        }
+    }
+
     /// Whether the score of `pos`, `plies` plies from the empty board, is above `probe` by the
     /// answers kept and found so far alone, with no search; `None` when they do not settle it.
     /// `used` counts the kept answers it read.
@@ -352,15 +374,7 @@ impl Asker<'_> {
         plies: usize,
         used: &mut usize,
     ) -> Option<bool> {
-        if pos.is_over() {
-            return Some(final_score(pos) > probe);
-        }
-        let key = (format!("{:x}", pos.canonical_key().0), probe);
-        if let Some(&answer) = self.memo.get(&key) {
-            return Some(answer);
-        }
-        if let Some(&answer) = self.known.get(&key) {
-            *used += 1;
+        if let Ok(answer) = self.answered(pos, probe, used) {
             return Some(answer);
         }
         if plies as u32 >= self.depth {

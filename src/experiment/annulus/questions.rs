@@ -1,5 +1,6 @@
 //! Boards past the node limits settled by split questions ([`crate::experiment::question`]):
-//! "does P1 win on the last ply or sooner?", then, if not, "does P2?". Each question is split
+//! "does P1 win on the last ply or sooner?", then, if not, "does P2?" (the other way round on
+//! a misère ring of an odd number of cells: see `first_asked`). Each question is split
 //! a few plies deep and every answer is appended to a CSV in a folder the moment it is found.
 //! One search of a board that needs hours keeps nothing when the machine or the session stops
 //! it; the split keeps each answer, and a rerun asks only what is left. What the two answers

@@ -362,7 +362,8 @@ fn prune_with_open_lines<B: Bits>(
 /// `upper` tightened to a draw where a player pairs up playable cells against every window the
 /// other could still complete ([`rows_paired`]), which keeps the other from winning. Only the
 /// side that can help a window at `alpha` is looked at: the opponent's pairs (an upper bound of
-/// a draw) when `alpha` is at least a draw, the mover's (a lower bound) when it is below.
+/// a draw) when `alpha` is at least a draw, the mover's (a lower bound) when it is below, and
+/// both when the caller gave no alpha.
 #[inline]
 fn bound_by_row_pairs<B: Bits>(
     pos: &Position<B>,

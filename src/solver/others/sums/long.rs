@@ -102,13 +102,12 @@ impl MisereSums {
             let key = (child.clone(), !left);
             self.splits.get(&key) == Some(false)
         });
-        for child in children {
-            if wins {
-                break;
-            }
-            if !self.split_mover_wins(&child, !left)? {
-                wins = true;
-                break;
+        if !wins {
+            for child in &children {
+                if !self.split_mover_wins(child, !left)? {
+                    wins = true;
+                    break;
+                }
             }
         }
         let generation = self.split_generation();

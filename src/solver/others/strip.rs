@@ -35,7 +35,7 @@
 //!   the row), and those are all the ring's open windows; a move makes a line in one exactly
 //!   when it does in the other. For k = 2 every disc qualifies.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::time::Instant;
 
 use crate::engine::outcome::{Cell, GameResult, Player};
@@ -62,10 +62,10 @@ pub(crate) struct StripSolver {
     k: usize,
     variant: Variant,
     /// Proved bounds (lower, upper) on the sign of each form met, by its packed key.
-    memo: HashMap<PackedForm, (i8, i8)>,
+    memo: FxHashMap<PackedForm, (i8, i8)>,
     /// Proved bounds on the sign of each ring met that could not be cut open, by its key
     /// (see [`ring_key`]).
-    ring_memo: HashMap<u128, (i8, i8)>,
+    ring_memo: FxHashMap<u128, (i8, i8)>,
     /// The solver gives up once it remembers more forms than this.
     form_limit: usize,
     nodes: u64,
@@ -95,8 +95,8 @@ impl StripSolver {
         StripSolver {
             k: k as usize,
             variant,
-            memo: HashMap::new(),
-            ring_memo: HashMap::new(),
+            memo: FxHashMap::default(),
+            ring_memo: FxHashMap::default(),
             form_limit,
             nodes: 0,
             node_limit: u64::MAX,

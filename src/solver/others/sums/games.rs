@@ -10,7 +10,7 @@
 //! theory: Berlekamp, Conway and Guy, *Winning Ways*, chapter 2; Siegel, *Combinatorial Game
 //! Theory*, II.2.)
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// A game kept by [`Games`]: its index there.
 pub(crate) type GameId = u32;
@@ -28,13 +28,13 @@ struct Node {
 pub(crate) struct Games {
     nodes: Vec<Node>,
     /// Each canonical game's id, by its options (sorted).
-    canonical: HashMap<OptionLists, GameId>,
+    canonical: FxHashMap<OptionLists, GameId>,
     /// Whether the first game is at most the second (better or equal for Right).
-    at_most: HashMap<(GameId, GameId), bool>,
+    at_most: FxHashMap<(GameId, GameId), bool>,
     /// The keys of `at_most` that name the game being made canonical, dropped with it.
     scratch_keys: Vec<(GameId, GameId)>,
-    sums: HashMap<(GameId, GameId), GameId>,
-    negatives: HashMap<GameId, GameId>,
+    sums: FxHashMap<(GameId, GameId), GameId>,
+    negatives: FxHashMap<GameId, GameId>,
 }
 
 impl Games {
@@ -45,11 +45,11 @@ impl Games {
     pub(crate) fn new() -> Games {
         let mut games = Games {
             nodes: Vec::new(),
-            canonical: HashMap::new(),
-            at_most: HashMap::new(),
+            canonical: FxHashMap::default(),
+            at_most: FxHashMap::default(),
             scratch_keys: Vec::new(),
-            sums: HashMap::new(),
-            negatives: HashMap::new(),
+            sums: FxHashMap::default(),
+            negatives: FxHashMap::default(),
         };
         let zero = games.canonical_game(Vec::new(), Vec::new());
         debug_assert_eq!(zero, Games::ZERO);

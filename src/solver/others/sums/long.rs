@@ -12,7 +12,7 @@
 //! becomes the older one and the oldest results are forgotten (to be searched again if met),
 //! so that memory stays bounded however long the search runs.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::games::{GameId, Games};
 use super::{EMPTY, GroupKey, LEFT, MisereSums, RIGHT, reading_key};
@@ -29,8 +29,8 @@ pub(super) struct Split {
 /// Whether the side to move wins each split position searched, with Left to move or not.
 #[derive(Default)]
 pub(super) struct SplitMemo {
-    newer: HashMap<(Split, bool), bool>,
-    older: HashMap<(Split, bool), bool>,
+    newer: FxHashMap<(Split, bool), bool>,
+    older: FxHashMap<(Split, bool), bool>,
 }
 
 impl SplitMemo {
@@ -94,7 +94,7 @@ impl MisereSums {
         let mut children = self.split_children(pos, left)?;
         // The moves that leave the shortest long groups first: they need the least search.
         children.sort_by_cached_key(|child| {
-            let longest = child.long.iter().map(|&g| empty_cells(&cells_of_key(g)));
+            let longest = child.long.iter().map(|&g| empty_cells_of_key(g));
             (longest.max().unwrap_or(0), child.long.len())
         });
         // A child already known lost for the other side wins at once, wherever it stands.
@@ -180,8 +180,35 @@ fn empty_cells(stretch: &[u8]) -> usize {
     stretch.iter().filter(|&&c| c == EMPTY).count()
 }
 
+/// The number of empty cells of the stretch a [`GroupKey`] packs, read from the key alone (an
+/// empty cell is a field of two zero bits).
+fn empty_cells_of_key(key: GroupKey) -> usize {
+    let len = (key >> 120) as u32;
+    let fields = key & ((1u128 << (2 * len)) - 1);
+    // One bit a field, set where the field holds a disc or a wall.
+    let taken = (fields | fields >> 1) & 0x5555_5555_5555_5555_5555_5555_5555_5555;
+    (len - taken.count_ones()) as usize
+}
+
 /// The stretch a [`GroupKey`] packs (see [`reading_key`]).
 fn cells_of_key(key: GroupKey) -> Vec<u8> {
     let len = (key >> 120) as usize;
     (0..len).map(|i| (key >> (2 * i)) as u8 & 3).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// The empty cells counted from a key are those of the stretch it packs.
+        #[test]
+        fn empty_cells_read_from_the_key(stretch in prop::collection::vec(0u8..=3, 0..=60)) {
+            let key = reading_key(&stretch);
+            prop_assert_eq!(cells_of_key(key), stretch.clone());
+            prop_assert_eq!(empty_cells_of_key(key), empty_cells(&stretch));
+        }
+    }
 }

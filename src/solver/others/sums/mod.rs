@@ -30,7 +30,7 @@
 mod games;
 mod long;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::time::Instant;
 
 use games::{GameId, Games};
@@ -57,10 +57,10 @@ pub(crate) struct MisereSums {
     k: usize,
     games: Games,
     /// The value of each group's stretch met, by its key (see [`group_key`]).
-    groups: HashMap<GroupKey, GameId>,
+    groups: FxHashMap<GroupKey, GameId>,
     /// Whether the side to move wins the safe-move game of each ring met that could not be
     /// cut open, by the ring's key and whether Left is to move.
-    rings: HashMap<(u128, bool), bool>,
+    rings: FxHashMap<(u128, bool), bool>,
     /// Whether the side to move wins the safe-move game of each split position searched (see
     /// [`long`]), by the position and whether Left is to move.
     splits: SplitMemo,
@@ -84,8 +84,8 @@ impl MisereSums {
         MisereSums {
             k: k as usize,
             games: Games::new(),
-            groups: HashMap::new(),
-            rings: HashMap::new(),
+            groups: FxHashMap::default(),
+            rings: FxHashMap::default(),
             splits: SplitMemo::default(),
             short_group: SHORT_GROUP,
             limit,

@@ -36,7 +36,8 @@ pub(crate) fn rows_paired<B: Bits>(layout: &Layout<B>, blocker: B, playable: B) 
     // Each row's cells as bits by column: the set ones of the row only, few in a row.
     let by_column =
         |cells: B| BitIter(cells).fold(0u64, |row, bit| row | 1 << (bit.trailing_zeros() / stride));
-    (0..height).all(|row| {
+    // From the top down: the higher rows hold fewer playable cells, and fail soonest.
+    (0..height).rev().all(|row| {
         let cells = layout.bottom() << row;
         let (blocked, free) = (by_column(blocker & cells), by_column(playable & cells));
         let row = Row {
@@ -59,6 +60,10 @@ struct Row {
 impl Row {
     /// Whether the cells of `free` pair up to cover every window holding no cell of `blocked`.
     fn paired(self, blocked: u64, free: u64) -> bool {
+        // Needed by every pairing, and cheap: most rows fail here, before any offset is tried.
+        if !self.every_open_window_holds_two(blocked, free) {
+            return false;
+        }
         if !self.ring {
             return self.greedy(blocked, free, 0, self.width - self.k + 1);
         }
@@ -71,6 +76,19 @@ impl Row {
         // A ring with no disc of the blocker's: every window is open, and where the pairs
         // start matters; try each offset within one window.
         (0..self.k.min(self.width)).any(|start| self.greedy(blocked, free, start, self.width))
+    }
+
+    /// Whether every window holding no cell of `blocked` holds two cells of `free`.
+    fn every_open_window_holds_two(self, blocked: u64, free: u64) -> bool {
+        let starts = if self.ring {
+            self.width
+        } else {
+            self.width - self.k + 1
+        };
+        (0..starts).all(|s| {
+            let window = self.window(s);
+            window & blocked != 0 || (window & free).count_ones() >= 2
+        })
     }
 
     /// The greedy pairing: the windows from `start` on (`count` of them, around the ring),

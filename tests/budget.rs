@@ -140,3 +140,34 @@ fn a_one_row_board_gives_up_within_its_budget() {
     let unlimited = Solver::new(Mib(16)).solve_weak(&Position::new(small));
     assert_eq!(limited.map(|s| s.value), Some(unlimited.value));
 }
+
+/// A budget of time is one deadline for all the work of a limited solve: work begun after it
+/// has passed gives up at once, whether the one-row solver or the search would do it (neither
+/// starts the clock again), on a misère ring that the sums of games settle in a moment and on a
+/// small two-row board. The same work with time to spare answers.
+#[test]
+fn work_begun_after_the_deadline_gives_up_at_once() {
+    use std::time::Duration;
+    let boards = [
+        Rules::new(3, 11, 1, Variant::Misere)
+            .unwrap()
+            .with_topology(connectk::Topology::Cylinder),
+        Rules::new(3, 4, 2, Variant::Normal).unwrap(),
+    ];
+    let budget = Budget::time(Duration::from_millis(20));
+    for rules in boards {
+        let empty = Position::new(rules);
+        let mut solver = Solver::new(Mib(16));
+        let late = solver.limited(budget, |s| {
+            std::thread::sleep(Duration::from_millis(40));
+            s.solve_weak(&empty)
+        });
+        assert_eq!(late.map(|s| s.value), None, "{rules}");
+        let mut solver = Solver::new(Mib(16));
+        let on_time = solver.limited(Budget::time(Duration::from_secs(600)), |s| {
+            s.solve_weak(&empty)
+        });
+        let unlimited = Solver::new(Mib(16)).solve_weak(&empty);
+        assert_eq!(on_time.map(|s| s.value), Some(unlimited.value), "{rules}");
+    }
+}

@@ -182,6 +182,9 @@ pub struct Solver {
     one_row: Option<(Rules, StripSolver)>,
     /// The budget of a [`Solver::limited`] under way, until the search takes it.
     budget: Option<Budget>,
+    /// When the time of that budget runs out: one deadline for the one-row solver and the
+    /// search after it, so that the search does not start the clock again.
+    deadline: Option<Instant>,
     /// The signal that ends every budgeted search early (see [`Solver::set_cancel`]).
     cancel: Option<Arc<AtomicBool>>,
     /// The opening books, at most one per set of rules, each consulted for positions of its
@@ -200,6 +203,7 @@ impl Solver {
             backend: None,
             one_row: None,
             budget: None,
+            deadline: None,
             cancel: None,
             books: Vec::new(),
         }
@@ -292,11 +296,30 @@ impl Solver {
             let forms = self.one_row_bytes / StripSolver::BYTES_PER_FORM;
             self.one_row = Some((rules, StripSolver::new(rules.k(), rules.variant(), forms)));
         }
-        let (_, strip) = self.one_row.as_mut().expect("just set");
         // Under a limited solve, the one-row solver gets the same budget as the search after
         // it: a board that passes it is given up rather than searched on for hours.
-        strip.set_budget(self.budget.unwrap_or(Budget::UNLIMITED));
+        let budget = self.budget.map_or(Budget::UNLIMITED, |b| self.time_left(b));
+        let (_, strip) = self.one_row.as_mut().expect("just set");
+        strip.set_budget(budget);
         Some(strip)
+    }
+
+    /// `budget` with its time cut to what is left before the deadline of the limited solve
+    /// under way, and no nodes once none is left (a search checks the clock only every so
+    /// many nodes, and would otherwise finish a small search after the deadline).
+    fn time_left(&self, budget: Budget) -> Budget {
+        let Some(deadline) = self.deadline else {
+            return budget;
+        };
+        let left = deadline.saturating_duration_since(Instant::now());
+        Budget {
+            nodes: if left.is_zero() {
+                Some(0)
+            } else {
+                budget.nodes
+            },
+            time: Some(left),
+        }
     }
 
     /// Allocates the table for `rules` now rather than at the first solve (to keep the cost of
@@ -322,8 +345,9 @@ impl Solver {
             };
             self.backend = Some((rules, backend));
         }
+        let budget = self.budget.take().map(|b| self.time_left(b));
         let backend = &mut self.backend.as_mut().expect("just set").1;
-        if let Some(budget) = self.budget.take() {
+        if let Some(budget) = budget {
             backend.set_budget(budget);
             backend.set_cancel(self.cancel.clone());
         }
@@ -555,13 +579,16 @@ impl Solver {
     /// that it settles the same values on every run; a budget of time alone uses the helpers).
     /// What the table learned before giving up stays, and serves the next solve. The one-row
     /// solver gets the same budget (besides its own limit, its memory); where it gives up, the
-    /// search gets the budget again.
+    /// search gets the node budget again and whatever time is left: the time is one deadline
+    /// for all the work, and work begun after it gives up at once.
     pub fn limited<T>(&mut self, budget: Budget, work: impl FnOnce(&mut Solver) -> T) -> Option<T> {
         // The budget reaches the search when the work first uses it (see `Solver::backend`),
         // so that work the one-row solver settles never allocates the search's table.
         self.budget = Some(budget);
+        self.deadline = budget.time.map(|time| Instant::now() + time);
         let answer = work(self);
         self.budget = None;
+        self.deadline = None;
         let exhausted = match &mut self.backend {
             Some((_, backend)) => {
                 let exhausted = backend.exhausted();

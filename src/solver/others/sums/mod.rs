@@ -306,30 +306,34 @@ impl MisereSums {
     /// holds both.
     fn groups_of(&self, cells: &[u8], ring: bool) -> Option<Vec<Vec<u8>>> {
         let (n, k) = (cells.len(), self.k);
-        let empties: Vec<usize> = (0..n).filter(|&i| cells[i] == EMPTY).collect();
+        // Fixed arrays rather than vectors: this runs for every move searched.
+        let (mut empties, mut count) = ([0usize; MAX_CELLS], 0);
+        for i in (0..n).filter(|&i| cells[i] == EMPTY) {
+            empties[count] = i;
+            count += 1;
+        }
+        let empties = &empties[..count];
         if ring && k > n {
             // No line fits: every empty cell is a group of its own, a free move for both.
-            return Some(vec![vec![EMPTY]; empties.len()]);
+            return Some(vec![vec![EMPTY]; count]);
         }
-        let count = empties.len();
         let pairs = if ring { count } else { count.saturating_sub(1) };
-        let breaks: Vec<usize> = (0..pairs)
-            .filter(|&i| !self.linked(cells, empties[i], empties[(i + 1) % count], ring))
-            .collect();
-        if ring && count > 0 && breaks.is_empty() {
-            return None;
-        }
         // Each group runs from the empty cell after one break to the next break; a row's
         // first group starts at its first empty cell.
-        let starts: Vec<usize> = if ring {
-            breaks.iter().map(|&b| (b + 1) % count).collect()
-        } else if count == 0 {
-            Vec::new()
-        } else {
-            std::iter::once(0)
-                .chain(breaks.iter().map(|&b| b + 1))
-                .collect()
-        };
+        let (mut starts, mut groups_found) = ([0usize; MAX_CELLS + 1], 0);
+        if !ring && count > 0 {
+            groups_found = 1;
+        }
+        for i in 0..pairs {
+            if !self.linked(cells, empties[i], empties[(i + 1) % count], ring) {
+                starts[groups_found] = (i + 1) % count;
+                groups_found += 1;
+            }
+        }
+        if ring && count > 0 && groups_found == 0 {
+            return None;
+        }
+        let starts = &starts[..groups_found];
         let mut groups = Vec::with_capacity(starts.len());
         for (g, &start) in starts.iter().enumerate() {
             let end = match starts.get(g + 1) {
@@ -426,6 +430,9 @@ fn open(cells: impl Iterator<Item = u8>) -> bool {
     }
     !(left && right)
 }
+
+/// The most cells of a row or ring the sums take (see [`MisereSums::applies_to`]).
+const MAX_CELLS: usize = MAX_STRETCH;
 
 /// A group's stretch packed as a map key: two bits a cell from the least significant end and
 /// the length in the top byte, at most [`MAX_STRETCH`] cells.

@@ -306,8 +306,9 @@ impl MisereSums {
     /// holds both.
     fn groups_of(&self, cells: &[u8], ring: bool) -> Option<Vec<Vec<u8>>> {
         let (n, k) = (cells.len(), self.k);
-        // Fixed arrays rather than vectors: this runs for every move searched.
-        let (mut empties, mut count) = ([0usize; MAX_CELLS], 0);
+        // Fixed arrays rather than vectors: this runs for every move searched. A row or ring the
+        // sums take holds at most MAX_STRETCH cells (`applies_to`), and as many groups at most.
+        let (mut empties, mut count) = ([0usize; MAX_STRETCH], 0);
         for i in (0..n).filter(|&i| cells[i] == EMPTY) {
             empties[count] = i;
             count += 1;
@@ -320,7 +321,7 @@ impl MisereSums {
         let pairs = if ring { count } else { count.saturating_sub(1) };
         // Each group runs from the empty cell after one break to the next break; a row's
         // first group starts at its first empty cell.
-        let (mut starts, mut groups_found) = ([0usize; MAX_CELLS + 1], 0);
+        let (mut starts, mut groups_found) = ([0usize; MAX_STRETCH], 0);
         if !ring && count > 0 {
             groups_found = 1;
         }
@@ -430,9 +431,6 @@ fn open(cells: impl Iterator<Item = u8>) -> bool {
     }
     !(left && right)
 }
-
-/// The most cells of a row or ring the sums take (see [`MisereSums::applies_to`]).
-const MAX_CELLS: usize = MAX_STRETCH;
 
 /// A group's stretch packed as a map key: two bits a cell from the least significant end and
 /// the length in the top byte, at most [`MAX_STRETCH`] cells.

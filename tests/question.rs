@@ -275,6 +275,29 @@ fn a_question_cut_short_goes_on_from_its_answers() {
     std::fs::remove_file(&path).unwrap();
 }
 
+/// A run whose time runs out in its first search keeps no answer but says what that search
+/// spent, so that "nothing found" is not read as "nothing done".
+#[test]
+fn a_search_the_time_stops_is_reported_with_its_cost() {
+    // Normal 8x5 has no book and takes seconds of search, whose 200 ms end first.
+    let rules = Rules::new(4, 8, 5, Variant::Normal).unwrap();
+    let path = fresh("dropped");
+    let question = Question {
+        rules,
+        player: Player::P1,
+        by_ply: 40,
+    };
+    let split = Split {
+        time: Some(Duration::from_millis(200)),
+        ..Split::new(0, &path)
+    };
+    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_, _| {}).unwrap();
+    assert_eq!((asked.answer, asked.searched, asked.nodes), (None, 0, 0));
+    assert!(asked.dropped_nodes > 0, "{asked:?}");
+    assert!(asked.dropped_seconds > 0.0, "{asked:?}");
+    let _ = std::fs::remove_file(&path);
+}
+
 /// Runs the binary with the words of `line` as its arguments, then each of `paths` after the
 /// option it names (kept whole, so a temporary folder with spaces in its name still works);
 /// returns whether it succeeded, its stdout and its stderr.

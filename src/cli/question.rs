@@ -176,9 +176,16 @@ fn print_verdict(
         1 => " and 1 other file".to_string(),
         n => format!(" and {n} other files"),
     };
+    let dropped = match asked.answer {
+        None => format!(
+            "; the search the time stopped was dropped ({} nodes, {:.1} s)",
+            asked.dropped_nodes, asked.dropped_seconds
+        ),
+        Some(_) => String::new(),
+    };
     outln!(
         "does {} win {rules}{after} by ply {}? {verdict}: {} answers found now ({} nodes, \
-         {:.0} s), {} read from {}{others}",
+         {:.0} s), {} read from {}{others}{dropped}",
         args.player,
         args.by_ply,
         asked.searched,

@@ -125,6 +125,10 @@ pub struct Asked {
     pub all_nodes: u64,
     /// Their time in seconds.
     pub all_seconds: f64,
+    /// Nodes of the search the time cut short, which kept nothing (zero when none was).
+    pub dropped_nodes: u64,
+    /// Its time in seconds until the deadline stopped it.
+    pub dropped_seconds: f64,
 }
 
 /// Answers `question` from the start of `split` by alpha-beta down to the split's depth,
@@ -413,7 +417,13 @@ impl Asker<'_> {
             None => Budget::UNLIMITED,
         };
         let (start, before) = (Instant::now(), self.solver.nodes());
-        let above = self.solver.limited(left, |s| s.above(pos, probe))?;
+        let Some(above) = self.solver.limited(left, |s| s.above(pos, probe)) else {
+            // Said to the user: a run cut short in its first search has found nothing, yet
+            // spent its time.
+            self.asked.dropped_nodes = self.solver.nodes() - before;
+            self.asked.dropped_seconds = start.elapsed().as_secs_f64();
+            return None;
+        };
         let row = AnswerRow {
             board: self.rules.to_string(),
             key,

@@ -139,6 +139,14 @@ enum Backend {
 }
 
 impl Backend {
+    /// Nodes this search has visited since it was made.
+    fn nodes(&self) -> u64 {
+        match self {
+            Backend::Narrow(s) => s.nodes(),
+            Backend::Wide(s) => s.nodes(),
+        }
+    }
+
     fn set_budget(&mut self, budget: Budget) {
         let deadline = budget.time.map(|time| Instant::now() + time);
         match self {
@@ -180,6 +188,9 @@ pub struct Solver {
     backend: Option<(Rules, Backend)>,
     /// The one-row solver of the current rules, when they have one row.
     one_row: Option<(Rules, StripSolver)>,
+    /// Nodes of the searches and one-row solvers dropped (a change of rules makes new ones),
+    /// kept so that [`Solver::nodes`] never goes down.
+    dropped_nodes: u64,
     /// The budget of a [`Solver::limited`] under way, until the search takes it.
     budget: Option<Budget>,
     /// When the time of that budget runs out: one deadline for the one-row solver and the
@@ -202,6 +213,7 @@ impl Solver {
             one_row_bytes: DEFAULT_ONE_ROW.bytes(),
             backend: None,
             one_row: None,
+            dropped_nodes: 0,
             budget: None,
             deadline: None,
             cancel: None,
@@ -250,10 +262,10 @@ impl Solver {
 
     /// The same solver with at most `memory` for the one-row solver (see
     /// [`DEFAULT_ONE_ROW`]); past it, a one-row position goes to the search.
-    pub fn with_one_row_memory(self, memory: Mib) -> Solver {
+    pub fn with_one_row_memory(mut self, memory: Mib) -> Solver {
+        self.drop_one_row();
         Solver {
             one_row_bytes: memory.bytes(),
-            one_row: None,
             ..self
         }
     }
@@ -261,23 +273,35 @@ impl Solver {
     /// The same solver searching each position with `threads` threads (at least 1) that
     /// share the large table. Values and remoteness do not depend on the thread count; node
     /// counts do, and vary from run to run when `threads > 1`.
-    pub fn with_threads(self, threads: usize) -> Solver {
+    pub fn with_threads(mut self, threads: usize) -> Solver {
+        self.drop_search();
         Solver {
             threads: threads.max(1),
-            backend: None,
             ..self
         }
     }
 
-    /// Total nodes searched for the current rules: positions by the search, reduced forms by
-    /// the one-row solver.
+    /// Total nodes this solver has searched, on every board it was given: positions by the
+    /// search, reduced forms by the one-row solver. It never goes down, so the difference of
+    /// two readings is what was searched between them, even across a change of rules.
     pub fn nodes(&self) -> u64 {
-        let searched = match &self.backend {
-            None => 0,
-            Some((_, Backend::Narrow(s))) => s.nodes(),
-            Some((_, Backend::Wide(s))) => s.nodes(),
-        };
-        searched + self.one_row.as_ref().map_or(0, |(_, strip)| strip.nodes())
+        let searched = self.backend.as_ref().map_or(0, |(_, b)| b.nodes());
+        let one_row = self.one_row.as_ref().map_or(0, |(_, strip)| strip.nodes());
+        self.dropped_nodes + searched + one_row
+    }
+
+    /// Drops the search (and its table), keeping the count of its nodes.
+    fn drop_search(&mut self) {
+        if let Some((_, old)) = self.backend.take() {
+            self.dropped_nodes += old.nodes();
+        }
+    }
+
+    /// Drops the one-row solver, keeping the count of its nodes.
+    fn drop_one_row(&mut self) {
+        if let Some((_, old)) = self.one_row.take() {
+            self.dropped_nodes += old.nodes();
+        }
     }
 
     /// The outcome of an unfinished `pos` from the one-row solver, when the method and the
@@ -293,6 +317,7 @@ impl Solver {
             return None;
         }
         if self.one_row.as_ref().map(|(r, _)| *r) != Some(rules) {
+            self.drop_one_row();
             let forms = self.one_row_bytes / StripSolver::BYTES_PER_FORM;
             self.one_row = Some((rules, StripSolver::new(rules.k(), rules.variant(), forms)));
         }
@@ -331,7 +356,7 @@ impl Solver {
     fn backend(&mut self, rules: Rules) -> &mut Backend {
         if self.backend.as_ref().map(|(r, _)| *r) != Some(rules) {
             // Free the old table first, so that a change of rules never holds two.
-            self.backend = None;
+            self.drop_search();
             // Tiny boards have few positions: no need for a huge table.
             let positions_bound = 3f64.powi(rules.cells() as i32) * 16.0;
             let bytes = (self.table_bytes as f64).min(positions_bound) as usize;
@@ -903,4 +928,35 @@ impl Solver {
 /// without remoteness ranks as the quickest of its kind.
 pub fn rank(pos: &Position, value: Value) -> i64 {
     value.rank_for(pos.to_move(), UnknownRemoteness::Quickest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rules::{Topology, Variant};
+
+    /// A solver given one board after another (two rows, one row, another two rows, the first
+    /// again) counts on across each change of rules: every board adds exactly the nodes a
+    /// fresh solver spends on it, so a difference of two readings never underflows.
+    #[test]
+    fn nodes_count_on_across_a_change_of_rules() {
+        let ring = Rules::new(3, 9, 1, Variant::Misere)
+            .unwrap()
+            .with_topology(Topology::Cylinder);
+        let boards = [
+            Rules::new(4, 5, 4, Variant::Misere).unwrap(),
+            ring,
+            Rules::new(4, 4, 4, Variant::Normal).unwrap(),
+            Rules::new(4, 5, 4, Variant::Misere).unwrap(),
+        ];
+        let mut solver = Solver::new(Mib(16));
+        for rules in boards {
+            let mut fresh = Solver::new(Mib(16));
+            fresh.solve(&Position::new(rules));
+            assert!(fresh.nodes() > 0, "{rules}");
+            let before = solver.nodes();
+            solver.solve(&Position::new(rules));
+            assert_eq!(solver.nodes() - before, fresh.nodes(), "{rules}");
+        }
+    }
 }

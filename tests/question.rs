@@ -520,3 +520,75 @@ fn answers_under_a_later_move_settle_the_question_unsearched() {
         let _ = std::fs::remove_file(file);
     }
 }
+
+/// A run reads the answers another run writes beside it while it goes on: after its first
+/// search, a worker's file appears in its folder of known answers with every other answer the
+/// question needs (found by an earlier run), and the run searches nothing more; a run that
+/// looks only at the start searches them all again.
+#[test]
+fn answers_written_beside_a_run_are_used_while_it_goes_on() {
+    let rules = Rules::new(4, 5, 4, Variant::Misere).unwrap();
+    let question = Question {
+        rules,
+        player: Player::P2,
+        by_ply: 15,
+    };
+    let earlier = fresh("beside-earlier");
+    let mut solver = Solver::new(Mib(16));
+    let first = ask(
+        question,
+        &Split::new(3, &earlier),
+        &mut solver,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert!(first.searched >= 2, "{first:?}");
+    let text = std::fs::read_to_string(&earlier).unwrap();
+    let dir = std::env::temp_dir().join(format!("connectk-beside-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |reread: Duration| {
+        let own = dir.join("own.csv");
+        let _ = std::fs::remove_file(&own);
+        let worker = dir.join("worker.csv");
+        let _ = std::fs::remove_file(&worker);
+        // The worker's file: every earlier answer but the one the run just found.
+        let mut write_worker = |row: &AnswerRow, _: &[connectk::experiment::question::Branch]| {
+            if !worker.exists() {
+                let kept = text
+                    .lines()
+                    .filter(|line| line.split(',').nth(1) != Some(&row.key));
+                std::fs::write(&worker, kept.collect::<Vec<_>>().join("\n") + "\n").unwrap();
+            }
+        };
+        let split = Split {
+            known_dir: Some(&dir),
+            reread,
+            ..Split::new(3, &own)
+        };
+        ask(
+            question,
+            &split,
+            &mut Solver::new(Mib(16)),
+            &mut write_worker,
+        )
+        .unwrap()
+    };
+    let looking = run(Duration::ZERO);
+    assert_eq!(looking.answer, first.answer);
+    assert_eq!(
+        (looking.searched, looking.known_files),
+        (1, 1),
+        "{looking:?}"
+    );
+    assert!(looking.reused > 0, "{looking:?}");
+    let blind = run(Duration::from_secs(3600));
+    assert_eq!(blind.answer, first.answer);
+    assert_eq!(
+        (blind.searched, blind.known_files),
+        (first.searched, 0),
+        "{blind:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&earlier).unwrap();
+}

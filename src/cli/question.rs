@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use connectk::experiment::question::{AnswerRow, Asked, Branch, Question, Split, ask, known_in};
+use connectk::experiment::question::{
+    AnswerRow, Asked, Branch, Question, REREAD, Split, ask, known_in,
+};
 use connectk::experiment::sizes::add_answer;
 use connectk::{DEFAULT_ONE_ROW, Mib, Player, Rules, Solver, notation};
 
@@ -55,11 +57,13 @@ pub struct Args {
     #[arg(long, default_value = "", value_name = "MOVES")]
     moves: String,
     /// Another CSV of answers about the same board, read and never written (another run's,
-    /// even while that run appends to it); repeat for more.
+    /// even while that run appends to it: looked at again every 10 s, and answers written
+    /// since are used); repeat for more.
     #[arg(long, value_name = "FILE")]
     known: Vec<PathBuf>,
     /// A folder of answer CSVs: those about this board (by the board named in their rows) are
-    /// read as with --known, other boards' are left out (and counted), as is --answers.
+    /// read as with --known, other boards' are left out (and counted), as is --answers. Files
+    /// that appear in it while the run goes on are read too (a worker started beside it).
     #[arg(long, value_name = "DIR")]
     known_dir: Option<PathBuf>,
     /// Stop after this many seconds (the search under way is dropped; every answer found is
@@ -106,23 +110,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
              drop one of them"
         );
     }
-    let mut known = args.known.clone();
     if let Some(dir) = &args.known_dir {
         let (about, others) = known_in(dir, rules, &args.answers)?;
         errln!(
             "--known-dir {}: {} files of answers about {rules}, {others} about other boards \
-             left out",
+             left out (looked at again every {} s while the run goes on)",
             dir.display(),
-            about.len()
+            about.len(),
+            REREAD.as_secs()
         );
-        known.extend(about);
     }
     let mut solver = Solver::new(args.table_mb)
         .with_one_row_memory(args.table_mb.max(DEFAULT_ONE_ROW))
         .with_threads(args.threads.into());
     let split = Split {
         start: &start,
-        known: &known,
+        known: &args.known,
+        known_dir: args.known_dir.as_deref(),
         time,
         ..Split::new(args.depth, &args.answers)
     };
@@ -130,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let (Some(open), Some(answer)) = (&args.open, asked.answer) {
         add_to_open(open, question, answer, &asked)?;
     }
-    print_verdict(&args, rules, &asked, known.len())?;
+    print_verdict(&args, rules, &asked)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -156,12 +160,7 @@ fn print_answer(row: &AnswerRow, path: &[Branch]) {
 }
 
 /// Prints the verdict on stdout, with what the run searched and read.
-fn print_verdict(
-    args: &Args,
-    rules: Rules,
-    asked: &Asked,
-    known_files: usize,
-) -> std::io::Result<()> {
+fn print_verdict(args: &Args, rules: Rules, asked: &Asked) -> std::io::Result<()> {
     let verdict = match asked.answer {
         Some(true) => "yes",
         Some(false) => "no",
@@ -171,7 +170,7 @@ fn print_verdict(
         "" => String::new(),
         moves => format!(" after {moves}"),
     };
-    let others = match known_files {
+    let others = match asked.known_files {
         0 => String::new(),
         1 => " and 1 other file".to_string(),
         n => format!(" and {n} other files"),

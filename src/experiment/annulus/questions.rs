@@ -22,7 +22,8 @@ use crate::solver::{Depth, Solver};
 pub struct Questions {
     /// The folder of the answer CSVs: one per board and player, named as
     /// `normal-k7-15x2-P2.csv`; answers in its other CSVs about the same board are used too
-    /// (a `connectk question` run kept there, say).
+    /// (a `connectk question` run kept there, say), and so are answers that land in the
+    /// folder while a run goes on (a worker started beside it).
     pub dir: PathBuf,
     /// Plies from the empty board at which the questions are split into searches.
     pub depth: u32,
@@ -51,15 +52,12 @@ impl Questions {
     ) -> Result<Option<bool>, ExportError> {
         let rules = board.rules();
         let own = self.file(board, player);
-        let (known, _) = question::known_in(&self.dir, rules, &own)?;
         let split = Split {
-            depth: self.depth,
-            answers: &own,
-            start: &[],
-            known: &known,
+            known_dir: Some(&self.dir),
             time: effort
                 .deadline
                 .map(|d| d.saturating_duration_since(Instant::now())),
+            ..Split::new(self.depth, &own)
         };
         let asked = Question {
             rules,

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::export::ExportError;
-use super::export::csv::{LineProblem, read_complete_rows};
+use super::export::csv::LineProblem;
 use super::store::{Record, Store};
 use crate::engine::notation;
 use crate::engine::outcome::{GameResult, Player};
@@ -20,6 +20,10 @@ use crate::engine::position::{Column, Position};
 use crate::engine::rules::Rules;
 use crate::solver::score::{Score, loss_at, win_at};
 use crate::solver::{Budget, Solver};
+
+mod watched;
+
+use watched::Watched;
 
 /// The question: does `player` win the game of `rules` on ply `by_ply` or sooner, whatever the
 /// other side does (from the empty board, or from a start: see [`Split`])?
@@ -90,19 +94,32 @@ pub struct Split<'a> {
     /// Other CSVs of answers about the same board, read and never written (another task's,
     /// which may be appending to it now: its last line is read once complete).
     pub known: &'a [PathBuf],
+    /// A folder of answer CSVs: those about this board (by the board their rows name) are
+    /// read as the `known` files are; other boards' are left out, and so is `answers`.
+    pub known_dir: Option<&'a Path>,
+    /// The least time between two looks at the `known` files and the `known_dir` folder for
+    /// answers written since the last: a file new or grown is read again, so that a worker
+    /// beside this run feeds it without a restart.
+    pub reread: Duration,
     /// The time for the whole run (none: no limit).
     pub time: Option<Duration>,
 }
 
+/// The least time between two looks at the other runs' answers by default: a look costs a
+/// folder's listing, small beside a search, yet thousands of searches take milliseconds.
+pub const REREAD: Duration = Duration::from_secs(10);
+
 impl<'a> Split<'a> {
     /// A split `depth` plies deep from the empty board, kept in `answers`, with no other CSV
-    /// and no time limit.
+    /// (looked at again every [`REREAD`] when some are given) and no time limit.
     pub fn new(depth: u32, answers: &'a Path) -> Split<'a> {
         Split {
             depth,
             answers,
             start: &[],
             known: &[],
+            known_dir: None,
+            reread: REREAD,
             time: None,
         }
     }
@@ -129,6 +146,9 @@ pub struct Asked {
     pub dropped_nodes: u64,
     /// Its time in seconds until the deadline stopped it.
     pub dropped_seconds: f64,
+    /// Files of answers read besides the run's own (given, and found in the folder by the
+    /// run's end).
+    pub known_files: usize,
 }
 
 /// Answers `question` from the start of `split` by alpha-beta down to the split's depth,
@@ -136,7 +156,8 @@ pub struct Asked {
 /// needs them, within the split's time; at each position a move that the answers kept settle
 /// alone is taken before any search, wherever it stands in the order. Answers are read from
 /// the split's CSVs and appended to its own; `on_answer` is told each new one, with its place
-/// below the start ([`Branch`], ply by ply).
+/// below the start ([`Branch`], ply by ply). The other CSVs are looked at again while the run
+/// goes on (at most every `split.reread`), and answers written to them since are used.
 ///
 /// # Errors
 /// [`ExportError`] when a CSV cannot be read or written, or holds another board's answers.
@@ -155,14 +176,16 @@ pub fn ask(
     check_board(split.answers, &rows, &board)?;
     let earlier_nodes = rows.iter().map(|r| r.nodes).sum::<u64>();
     let earlier_seconds = rows.iter().map(|r| r.seconds).sum::<f64>();
-    let mut all = rows;
-    for other in split.known {
-        let rows: Vec<AnswerRow> = read_complete_rows(other, ANSWER_COLUMNS, "answers")?;
-        check_board(other, &rows, &board)?;
-        all.extend(rows);
-    }
-    let known = all
+    let mut watched = Watched::new(
+        board,
+        split.known,
+        split.known_dir,
+        split.answers,
+        split.reread,
+    );
+    let known = rows
         .into_iter()
+        .chain(watched.look()?)
         .map(|row| ((row.key, row.probe), row.above))
         .collect();
     let mut asker = Asker {
@@ -170,6 +193,7 @@ pub fn ask(
         depth: split.depth,
         deadline: split.time.map(|t| Instant::now() + t),
         known,
+        watched,
         memo: HashMap::new(),
         store,
         solver,
@@ -198,6 +222,7 @@ pub fn ask(
     let asked = asker.asked;
     Ok(Asked {
         answer,
+        known_files: asker.watched.count(),
         all_nodes: earlier_nodes + asked.nodes,
         all_seconds: earlier_seconds + asked.seconds,
         ..asked
@@ -211,38 +236,17 @@ pub fn ask(
 ///
 /// # Errors
 /// [`ExportError::Io`] when `dir` or a CSV in it cannot be read, [`ExportError::Unreadable`]
-/// for a CSV in it that is not a file of answers.
+/// for a CSV in it that is not a file of answers, or one about the board with a row about
+/// another.
 pub fn known_in(
     dir: &Path,
     rules: Rules,
     own: &Path,
 ) -> Result<(Vec<PathBuf>, usize), ExportError> {
-    let io = |error| ExportError::Io {
-        path: dir.display().to_string(),
-        error,
-    };
-    // Compared as canonical paths: `own` may name the same file another way.
-    let own = std::fs::canonicalize(own).ok();
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(io)? {
-        let path = entry.map_err(io)?.path();
-        if path.extension().is_some_and(|e| e == "csv") && std::fs::canonicalize(&path).ok() != own
-        {
-            files.push(path);
-        }
-    }
-    files.sort();
-    let board = rules.to_string();
-    let (mut about, mut others) = (Vec::new(), 0);
-    for path in files {
-        let rows: Vec<AnswerRow> = read_complete_rows(&path, ANSWER_COLUMNS, "answers")?;
-        match rows.first() {
-            Some(row) if row.board == board => about.push(path),
-            Some(_) => others += 1,
-            None => {}
-        }
-    }
-    Ok((about, others))
+    let mut watched = Watched::new(rules.to_string(), &[], Some(dir), own, REREAD);
+    watched.look()?;
+    let others = watched.others();
+    Ok((watched.about, others))
 }
 
 /// The columns of an answers CSV, in order.
@@ -273,8 +277,10 @@ struct Asker<'a> {
     rules: Rules,
     depth: u32,
     deadline: Option<Instant>,
-    /// Answers in the CSV, by canonical key and probe.
+    /// Answers in the CSVs, by canonical key and probe.
     known: HashMap<(String, i32), bool>,
+    /// The other runs' CSVs, looked at again for answers written since.
+    watched: Watched,
     /// Answers found above the searched positions, likewise.
     memo: HashMap<(String, i32), bool>,
     store: Store<AnswerRow>,
@@ -290,6 +296,7 @@ impl Asker<'_> {
     /// Whether the score of `pos` (reached by `moves`) is above `probe`; `None` when the time
     /// ran out (or a write failed) before it was known.
     fn above(&mut self, pos: &Position, moves: &mut Vec<Column>, probe: Score) -> Option<bool> {
+        self.learn()?;
         let mut used = 0;
         let key = match self.answered(pos, probe, &mut used) {
             Ok(answer) => {
@@ -340,6 +347,22 @@ impl Asker<'_> {
         }
         self.memo.insert(key, answer);
         Some(answer)
+    }
+
+    /// Takes the answers the other runs wrote since the last look, when one is due; `None`
+    /// when a file could not be read (the error is kept for the caller).
+    fn learn(&mut self) -> Option<()> {
+        match self.watched.look_if_due() {
+            Ok(rows) => {
+                let new = rows.into_iter().map(|r| ((r.key, r.probe), r.above));
+                self.known.extend(new);
+                Some(())
+            }
+            Err(e) => {
+                self.failed = Some(e);
+                None
+            }
+        }
     }
 
     /// Whether the score of `pos` is above `probe` when that is known without a search: a

@@ -394,7 +394,9 @@ fn a_diagonal_winds_around_a_narrow_cylinder() {
 /// transposition cutoffs, the strategy cutoff kept to the windows of an outcome, the exact
 /// score's questions asked next to zero, the second player's even rows first in misère, the
 /// strategies dating losses, forcing threats first among equals) set them anew; a deliberate
-/// change of the search updates them, an accidental one fails here.
+/// change of the search updates them, an accidental one fails here. `empty-small` holds four
+/// boards: its count went from 14,769 to 20,881 when the solver stopped losing the nodes of
+/// the first position searched on each new board (nodes() used to restart with the rules).
 #[test]
 fn the_flat_search_visits_the_pinned_node_counts() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data");
@@ -405,7 +407,7 @@ fn the_flat_search_visits_the_pinned_node_counts() {
         reference: false,
     };
     for (set, nodes) in [
-        ("empty-small", 14_769),
+        ("empty-small", 20_881),
         ("misere-7x6-late", 1_404),
         ("misere-7x6-middle", 73_784),
         ("normal-7x6-late", 46),

@@ -125,7 +125,7 @@ pub fn column_values(
         // The solver searches the unknown moves in waves (one move per thread), and each wave
         // may have an equal share of what is left.
         let waves = unknown.len().div_ceil(solver.side_by_side(budget)) as u32;
-        let spent = solver.nodes().saturating_sub(nodes_before);
+        let spent = solver.nodes() - nodes_before;
         let share = Budget {
             time: budget
                 .time
@@ -154,7 +154,7 @@ pub fn column_values(
     }
     ColumnValues {
         moves,
-        nodes: solver.nodes().saturating_sub(nodes_before),
+        nodes: solver.nodes() - nodes_before,
         seconds: start.elapsed().as_secs_f64(),
     }
 }

@@ -78,7 +78,7 @@ pub(crate) async fn solve(
                 None => {
                     let nothing = ColumnValues {
                         moves: Vec::new(),
-                        nodes: solver.nodes().saturating_sub(before),
+                        nodes: solver.nodes() - before,
                         seconds: started.elapsed().as_secs_f64(),
                     };
                     SolveRecord {

@@ -657,7 +657,7 @@ impl Solver {
             value,
             best_moves,
             moves: Vec::new(),
-            nodes: self.nodes().saturating_sub(before),
+            nodes: self.nodes() - before,
             seconds: start.elapsed().as_secs_f64(),
         }
     }
@@ -794,7 +794,7 @@ impl Solver {
         let start = Instant::now();
         let before = self.nodes();
         let (value, moves) = f(self);
-        let nodes = self.nodes().saturating_sub(before);
+        let nodes = self.nodes() - before;
         let best_moves = moves
             .iter()
             .filter(|m| m.value == value)

@@ -5,7 +5,7 @@
 //! left. One monolithic search of the same question keeps nothing when it is cut short, which
 //! is what left misère 7x7's game length open after run upon run of hours.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -183,16 +183,13 @@ pub fn ask(
         split.answers,
         split.reread,
     );
-    let known = rows
-        .into_iter()
-        .chain(watched.look()?)
-        .map(|row| ((row.key, row.probe), row.above))
-        .collect();
+    let kept = watched.look()?;
     let mut asker = Asker {
         rules: question.rules,
         depth: split.depth,
         deadline: split.time.map(|t| Instant::now() + t),
-        known,
+        known: HashMap::new(),
+        lines: HashSet::new(),
         watched,
         memo: HashMap::new(),
         store,
@@ -202,6 +199,9 @@ pub fn ask(
         asked: Asked::default(),
         failed: None,
     };
+    for row in rows.into_iter().chain(kept) {
+        asker.remember(row);
+    }
     let mut root = Position::new(question.rules);
     for &column in split.start {
         root = root.played(column).expect("a legal start");
@@ -279,6 +279,11 @@ struct Asker<'a> {
     deadline: Option<Instant>,
     /// Answers in the CSVs, by canonical key and probe.
     known: HashMap<(String, i32), bool>,
+    /// The canonical keys of the positions on the lines of those answers (from the empty
+    /// board to the answered position): the only places below which a kept answer may settle
+    /// a position unsearched. Walking every line to the split's depth instead costs the
+    /// number of moves to the power of the plies left, at every node.
+    lines: HashSet<String>,
     /// The other runs' CSVs, looked at again for answers written since.
     watched: Watched,
     /// Answers found above the searched positions, likewise.
@@ -354,8 +359,9 @@ impl Asker<'_> {
     fn learn(&mut self) -> Option<()> {
         match self.watched.look_if_due() {
             Ok(rows) => {
-                let new = rows.into_iter().map(|r| ((r.key, r.probe), r.above));
-                self.known.extend(new);
+                for row in rows {
+                    self.remember(row);
+                }
                 Some(())
             }
             Err(e) => {
@@ -363,6 +369,21 @@ impl Asker<'_> {
                 None
             }
         }
+    }
+
+    /// Keeps the answer of `row`, and the positions on its line (a line that does not read as
+    /// moves of the board adds only the answer: a walk through it is lost, not a result).
+    fn remember(&mut self, row: AnswerRow) {
+        if let Ok((_, columns)) = notation::parse(self.rules, &row.moves) {
+            let mut pos = Position::new(self.rules);
+            self.lines.insert(format!("{:x}", pos.canonical_key().0));
+            for column in columns {
+                let Ok(next) = pos.played(column) else { break };
+                pos = next;
+                self.lines.insert(format!("{:x}", pos.canonical_key().0));
+            }
+        }
+        self.known.insert((row.key, row.probe), row.above);
     }
 
     /// Whether the score of `pos` is above `probe` when that is known without a search: a
@@ -401,10 +422,11 @@ impl Asker<'_> {
         plies: usize,
         used: &mut usize,
     ) -> Option<bool> {
-        if let Ok(answer) = self.answered(pos, probe, used) {
-            return Some(answer);
-        }
-        if plies as u32 >= self.depth {
+        let key = match self.answered(pos, probe, used) {
+            Ok(answer) => return Some(answer),
+            Err((key, _)) => key,
+        };
+        if plies as u32 >= self.depth || !self.lines.contains(&key) {
             return None;
         }
         let mut seen = Vec::new();
@@ -464,7 +486,7 @@ impl Asker<'_> {
         self.asked.nodes += row.nodes;
         self.asked.seconds += row.seconds;
         (self.on_answer)(&row, &self.path);
-        self.known.insert((row.key, probe), above);
+        self.remember(row);
         Some(above)
     }
 }

@@ -36,6 +36,7 @@ pub fn run<S: Sweep<Job = Board>>(
         |board, attempt| {
             show(&|s| s.last = Some((*board, verdict(&Solved::Open(attempt.clone())))))
         },
+        |board, words| show(&|s| s.last = Some((*board, words.to_string()))),
         |board, solved| {
             show(&|s| {
                 s.under_way.retain(|b| b != board);

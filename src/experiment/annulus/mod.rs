@@ -217,7 +217,7 @@ impl Sweep for Annulus {
         if covering.is_none() {
             attempts.checkpoint(&attempt);
         }
-        match questions::settle(*board, questions, &self.effort) {
+        match questions::settle(*board, questions, &self.effort, &|w| attempts.tell(w)) {
             Ok(Some(row)) => Solved::Row(row),
             Ok(None) => Solved::GivenUp,
             Err(e) => {

@@ -13,7 +13,7 @@ use super::{Effort, Row, row_of, solver_for};
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::rules::Variant;
 use crate::experiment::export::{ExportError, write_error};
-use crate::experiment::question::{self, Question, Split};
+use crate::experiment::question::{self, AnswerRow, Branch, Question, Split};
 use crate::experiment::sweep::Board;
 use crate::solver::{Depth, Solver};
 
@@ -41,13 +41,12 @@ impl Questions {
     /// Whether `player` wins `rules`'s board by its last ply, from the answers kept and
     /// searches split at [`Questions::depth`] until `effort`'s deadline; `None` when the
     /// deadline came first. Adds the nodes and seconds of every answer in the player's CSV
-    /// (earlier runs' too) to `cost`.
+    /// (earlier runs' too) to `cost`; `tell` is told of each answer found, in words.
     fn wins(
         &self,
-        board: Board,
-        player: Player,
+        (board, player): (Board, Player),
         solver: &mut Solver,
-        effort: &Effort,
+        (effort, tell): (&Effort, &dyn Fn(&str)),
         cost: &mut (u64, f64),
     ) -> Result<Option<bool>, ExportError> {
         let rules = board.rules();
@@ -64,7 +63,16 @@ impl Questions {
             player,
             by_ply: rules.cells(),
         };
-        let asked = question::ask(asked, &split, solver, &mut |_, _| {})?;
+        let mut found = (0, 0, 0.0);
+        let mut on_answer = |row: &AnswerRow, _: &[Branch]| {
+            found = (found.0 + 1, found.1 + row.nodes, found.2 + row.seconds);
+            tell(&format!(
+                "asking the questions: {player}'s, {} answers found ({} nodes, {:.0} s), the \
+                 last after {}",
+                found.0, found.1, found.2, row.moves
+            ));
+        };
+        let asked = question::ask(asked, &split, solver, &mut on_answer)?;
         cost.0 += asked.all_nodes;
         cost.1 += asked.all_seconds;
         Ok(asked.answer)
@@ -73,7 +81,8 @@ impl Questions {
 
 /// The outcome of `board` by the two questions kept in `questions`, as a weak row whose nodes
 /// and seconds are those of every answer kept (earlier runs' included); `None` when
-/// `effort`'s deadline came first (the answers found are kept for a rerun).
+/// `effort`'s deadline came first (the answers found are kept for a rerun). Each answer found
+/// is told to `tell`, in words (the run's progress shows them).
 ///
 /// # Errors
 /// [`ExportError`] when the folder or a CSV in it cannot be read or written.
@@ -81,11 +90,15 @@ pub(crate) fn settle(
     board: Board,
     questions: &Questions,
     effort: &Effort,
+    tell: &dyn Fn(&str),
 ) -> Result<Option<Row>, ExportError> {
     std::fs::create_dir_all(&questions.dir).map_err(write_error(&questions.dir))?;
     let mut solver = solver_for(effort);
     let mut cost = (0, 0.0);
-    let mut wins = |player| questions.wins(board, player, &mut solver, effort, &mut cost);
+    let mut wins = |player| {
+        let how = (effort, tell);
+        questions.wins((board, player), &mut solver, how, &mut cost)
+    };
     let first = first_asked(board);
     let outcome = match wins(first)? {
         None => return Ok(None),
@@ -134,9 +147,10 @@ mod tests {
     }
 
     /// With node limits too small for a search, the boards of a small grid are settled by the
-    /// questions, each with the outcome the plain exact solve finds, and marked weak; a
-    /// second run into another folder reads the kept answers and searches nothing (the answer
-    /// files stay as they were, and the rows cost what they did).
+    /// questions, each with the outcome the plain exact solve finds, and marked weak, each
+    /// answer found told to the run's watcher; a second run into another folder reads the kept
+    /// answers and searches nothing (the answer files stay as they were, and the rows cost
+    /// what they did).
     #[test]
     fn the_questions_settle_the_boards_the_limits_gave_up() {
         let out = scratch_dir("annulus-q-out");
@@ -155,7 +169,14 @@ mod tests {
             questions: Some(questions.clone()),
         };
         let run = Run::open_in(&sweep, &out, None).unwrap();
-        let solving = run.solve(|_, _| {}).unwrap();
+        let told = std::sync::Mutex::new(0);
+        let tell = |_: &Board, words: &str| {
+            assert!(words.starts_with("asking the questions: "), "{words}");
+            *told.lock().unwrap() += 1;
+        };
+        let solving = run
+            .solve_watching(|_| {}, |_, _| {}, tell, |_, _| {})
+            .unwrap();
         assert_eq!((solving.unsettled, solving.given_up.len()), (0, 0));
         let rows: Vec<Row> = read(&out.join("annulus.csv"));
         assert_eq!(rows.len(), solving.settled);
@@ -180,6 +201,12 @@ mod tests {
         );
         let kept = std::fs::read_dir(&questions.dir).unwrap().count();
         assert!(kept >= weak, "{kept} answer files");
+        let found: usize = files(&questions.dir)
+            .iter()
+            .map(|p| read::<AnswerRow>(p).len())
+            .sum();
+        assert_eq!(*told.lock().unwrap(), found);
+        assert!(found > 0);
         let answers = |path: &Path| std::fs::read_to_string(path).unwrap();
         let before: Vec<String> = files(&questions.dir).iter().map(|p| answers(p)).collect();
 
@@ -207,8 +234,8 @@ mod tests {
             ..Board::flat(crate::engine::rules::Variant::Normal, 3, 4, 2)
         };
         let late = effort(2, Some(Instant::now()));
-        assert_eq!(settle(board, &questions, &late).unwrap(), None);
-        let row = settle(board, &questions, &effort(2, None))
+        assert_eq!(settle(board, &questions, &late, &|_| {}).unwrap(), None);
+        let row = settle(board, &questions, &effort(2, None), &|_| {})
             .unwrap()
             .unwrap();
         let exact = solve_board(board, effort(u64::MAX, None)).unwrap();
@@ -231,7 +258,7 @@ mod tests {
             topology: crate::engine::rules::Topology::Cylinder,
             ..Board::flat(Variant::Misere, 3, 11, 1)
         };
-        let row = settle(board, &questions, &effort(2, None))
+        let row = settle(board, &questions, &effort(2, None), &|_| {})
             .unwrap()
             .unwrap();
         let exact = solve_board(board, effort(u64::MAX, None)).unwrap();

@@ -838,6 +838,7 @@ mod tests {
                     |_| {},
                     |_, a| watched.lock().unwrap().push(a.clone()),
                     |_, _| {},
+                    |_, _| {},
                 )
                 .unwrap();
             drop(run);

@@ -202,6 +202,8 @@ pub struct Attempts<'a, A: Record> {
     store: Option<&'a Store<A>>,
     /// Told of each attempt written down, so that the run's progress can show it.
     noted: &'a (dyn Fn(&A) + Sync),
+    /// Told of the job's progress in words, written nowhere (see [`Attempts::tell`]).
+    told: &'a (dyn Fn(&str) + Sync),
     /// The first write that failed, reported when the job ends.
     failed: Mutex<Option<ExportError>>,
 }
@@ -220,6 +222,13 @@ impl<'a, A: Record> Attempts<'a, A> {
             self.fail(e);
         }
         (self.noted)(attempt);
+    }
+
+    /// Tells the run's watcher how far the job has got, in words written to no file: for the
+    /// steps of a job that keeps its own files (the annulus's answers to its questions), so
+    /// that an hours-long job shows it is moving.
+    pub fn tell(&self, words: &str) {
+        (self.told)(words);
     }
 
     /// Records a failure of a file the job keeps of its own (the first one makes the run fail
@@ -334,12 +343,13 @@ impl<'a, S: Sweep> Run<'a, S> {
         &self,
         done: impl Fn(&S::Job, &Solved<S::Row, S::Attempt>) + Sync,
     ) -> Result<Solving<S::Job>, ExportError> {
-        self.solve_watching(|_| {}, |_, _| {}, done)
+        self.solve_watching(|_| {}, |_, _| {}, |_, _| {}, done)
     }
 
-    /// As [`Run::solve`], also calling `started` as each job is taken up and `narrowed` each
-    /// time a job writes down an attempt on its way (an hours-long job shows which it is and
-    /// how far it has got, not only that it has not finished).
+    /// As [`Run::solve`], also calling `started` as each job is taken up, `narrowed` each
+    /// time a job writes down an attempt on its way and `told` with the words of
+    /// [`Attempts::tell`] (an hours-long job shows which it is and how far it has got, not
+    /// only that it has not finished).
     ///
     /// # Errors
     /// As [`Run::solve`].
@@ -347,6 +357,7 @@ impl<'a, S: Sweep> Run<'a, S> {
         &self,
         started: impl Fn(&S::Job) + Sync,
         narrowed: impl Fn(&S::Job, &S::Attempt) + Sync,
+        told: impl Fn(&S::Job, &str) + Sync,
         done: impl Fn(&S::Job, &Solved<S::Row, S::Attempt>) + Sync,
     ) -> Result<Solving<S::Job>, ExportError> {
         let mut pending: Vec<S::Job> = self
@@ -366,10 +377,12 @@ impl<'a, S: Sweep> Run<'a, S> {
                 let mut worker = take().unwrap_or_else(|| self.sweep.worker());
                 started(job);
                 let noted = |attempt: &S::Attempt| narrowed(job, attempt);
+                let words = |words: &str| told(job, words);
                 let attempts = Attempts {
                     earlier: &self.earlier,
                     store: self.attempts.as_ref(),
                     noted: &noted,
+                    told: &words,
                     failed: Mutex::new(None),
                 };
                 let solved = self.sweep.solve(&mut worker, job, &attempts);

@@ -376,11 +376,11 @@ impl Asker<'_> {
     fn remember(&mut self, row: AnswerRow) {
         if let Ok((_, columns)) = notation::parse(self.rules, &row.moves) {
             let mut pos = Position::new(self.rules);
-            self.lines.insert(format!("{:x}", pos.canonical_key().0));
+            self.lines.insert(key_of(&pos));
             for column in columns {
                 let Ok(next) = pos.played(column) else { break };
                 pos = next;
-                self.lines.insert(format!("{:x}", pos.canonical_key().0));
+                self.lines.insert(key_of(&pos));
             }
         }
         self.known.insert((row.key, row.probe), row.above);
@@ -399,7 +399,7 @@ impl Asker<'_> {
         if pos.is_over() {
             return Ok(final_score(pos) > probe);
         }
-        let key = (format!("{:x}", pos.canonical_key().0), probe);
+        let key = (key_of(pos), probe);
         if let Some(&answer) = self.memo.get(&key) {
             return Ok(answer);
         }
@@ -489,6 +489,11 @@ impl Asker<'_> {
         self.remember(row);
         Some(above)
     }
+}
+
+/// The canonical key of `pos` as the answers keep it, in hexadecimal.
+fn key_of(pos: &Position) -> String {
+    format!("{:x}", pos.canonical_key().0)
 }
 
 /// The score of a finished game for the side to move of its last position.

@@ -44,9 +44,11 @@ impl Questions {
     /// (earlier runs' too) to `cost`; `tell` is told of each answer found, in words.
     fn wins(
         &self,
-        (board, player): (Board, Player),
+        board: Board,
+        player: Player,
         solver: &mut Solver,
-        (effort, tell): (&Effort, &dyn Fn(&str)),
+        effort: &Effort,
+        tell: &dyn Fn(&str),
         cost: &mut (u64, f64),
     ) -> Result<Option<bool>, ExportError> {
         let rules = board.rules();
@@ -95,10 +97,7 @@ pub(crate) fn settle(
     std::fs::create_dir_all(&questions.dir).map_err(write_error(&questions.dir))?;
     let mut solver = solver_for(effort);
     let mut cost = (0, 0.0);
-    let mut wins = |player| {
-        let how = (effort, tell);
-        questions.wins((board, player), &mut solver, how, &mut cost)
-    };
+    let mut wins = |player| questions.wins(board, player, &mut solver, effort, tell, &mut cost);
     let first = first_asked(board);
     let outcome = match wins(first)? {
         None => return Ok(None),

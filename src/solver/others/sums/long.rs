@@ -15,14 +15,15 @@
 use rustc_hash::FxHashMap;
 
 use super::games::{GameId, Games};
-use super::{EMPTY, GroupKey, LEFT, MisereSums, RIGHT, reading_key};
+use super::stretch::Stretch;
+use super::{EMPTY, LEFT, MisereSums, RIGHT};
 use crate::solver::others::row_cells::distinct_moves;
 
-/// A position split into its long groups (each stretch's key in its smaller reading, sorted)
-/// and the sum of its short groups' values.
+/// A position split into its long groups (each stretch in the reading [`Stretch::reading`]
+/// keeps, sorted) and the sum of its short groups' values.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Split {
-    long: Vec<GroupKey>,
+    long: Vec<Stretch>,
     short: GameId,
 }
 
@@ -55,16 +56,13 @@ impl SplitMemo {
 
 impl MisereSums {
     /// The split of a position made of `groups` and a part of value `short`.
-    pub(super) fn split(&mut self, groups: Vec<Vec<u8>>, mut short: GameId) -> Option<Split> {
+    pub(super) fn split(&mut self, groups: Vec<Stretch>, mut short: GameId) -> Option<Split> {
         let mut long = Vec::new();
-        for mut group in groups {
-            if empty_cells(&group) > self.short_group {
-                if group.iter().rev().lt(group.iter()) {
-                    group.reverse();
-                }
-                long.push(reading_key(&group));
+        for group in groups {
+            if group.empty_cells() > self.short_group {
+                long.push(group.reading());
             } else {
-                let value = self.group_value(&group)?;
+                let value = self.group_value(group)?;
                 short = self.games.add(short, value);
             }
         }
@@ -94,7 +92,7 @@ impl MisereSums {
         let mut children = self.split_children(pos, left)?;
         // The moves that leave the shortest long groups first: they need the least search.
         children.sort_by_cached_key(|child| {
-            let longest = child.long.iter().map(|&g| empty_cells_of_key(g));
+            let longest = child.long.iter().map(|g| g.empty_cells());
             (longest.max().unwrap_or(0), child.long.len())
         });
         // A child already known lost for the other side wins at once, wherever it stands.
@@ -146,18 +144,21 @@ impl MisereSums {
     fn split_children(&mut self, pos: &Split, left: bool) -> Option<Vec<Split>> {
         let disc = if left { LEFT } else { RIGHT };
         let mut children = Vec::new();
-        for (index, &key) in pos.long.iter().enumerate() {
-            if index > 0 && pos.long[index - 1] == key {
+        for (index, &group) in pos.long.iter().enumerate() {
+            if index > 0 && pos.long[index - 1] == group {
                 continue;
             }
-            let group = cells_of_key(key);
-            for at in (0..distinct_moves(&group)).filter(|&at| group[at] == EMPTY) {
-                let mut cells = group.clone();
-                cells[at] = disc;
-                if self.makes_line(&cells, at, false) {
+            let (cells, len) = (group.cells(), group.len());
+            for at in (0..distinct_moves(&cells[..len])).filter(|&at| cells[at] == EMPTY) {
+                let mut child_cells = cells;
+                child_cells[at] = disc;
+                let child_cells = &child_cells[..len];
+                if self.makes_line(child_cells, at, false) {
                     continue;
                 }
-                let groups = self.groups_of(&cells, false).expect("a row always splits");
+                let groups = self
+                    .groups_of(child_cells, false)
+                    .expect("a row always splits");
                 let mut child = self.split(groups, pos.short)?;
                 let others = pos.long.iter().enumerate().filter(|&(i, _)| i != index);
                 child.long.extend(others.map(|(_, &g)| g));
@@ -172,43 +173,5 @@ impl MisereSums {
             });
         }
         Some(children)
-    }
-}
-
-/// The number of empty cells of a stretch.
-fn empty_cells(stretch: &[u8]) -> usize {
-    stretch.iter().filter(|&&c| c == EMPTY).count()
-}
-
-/// The number of empty cells of the stretch a [`GroupKey`] packs, read from the key alone (an
-/// empty cell is a field of two zero bits).
-fn empty_cells_of_key(key: GroupKey) -> usize {
-    let len = (key >> 120) as u32;
-    let fields = key & ((1u128 << (2 * len)) - 1);
-    // One bit a field, set where the field holds a disc or a wall.
-    let taken = (fields | fields >> 1) & 0x5555_5555_5555_5555_5555_5555_5555_5555;
-    (len - taken.count_ones()) as usize
-}
-
-/// The stretch a [`GroupKey`] packs (see [`reading_key`]).
-fn cells_of_key(key: GroupKey) -> Vec<u8> {
-    let len = (key >> 120) as usize;
-    (0..len).map(|i| (key >> (2 * i)) as u8 & 3).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use proptest::prelude::*;
-
-    use super::*;
-
-    proptest! {
-        /// The empty cells counted from a key are those of the stretch it packs.
-        #[test]
-        fn empty_cells_read_from_the_key(stretch in prop::collection::vec(0u8..=3, 0..=60)) {
-            let key = reading_key(&stretch);
-            prop_assert_eq!(cells_of_key(key), stretch.clone());
-            prop_assert_eq!(empty_cells_of_key(key), empty_cells(&stretch));
-        }
     }
 }

@@ -29,12 +29,14 @@
 
 mod games;
 mod long;
+mod stretch;
 
 use rustc_hash::FxHashMap;
 use std::time::Instant;
 
 use games::{GameId, Games};
 use long::SplitMemo;
+use stretch::{MAX_STRETCH, Stretch, open};
 
 use crate::engine::rules::{Rules, Variant};
 use crate::solver::others::row_cells::ring_key;
@@ -56,8 +58,8 @@ const WALL: u8 = 3;
 pub(crate) struct MisereSums {
     k: usize,
     games: Games,
-    /// The value of each group's stretch met, by its key (see [`group_key`]).
-    groups: FxHashMap<GroupKey, GameId>,
+    /// The value of each group's stretch met, by its canonical form ([`Stretch::canonical`]).
+    groups: FxHashMap<Stretch, GameId>,
     /// Whether the side to move wins the safe-move game of each ring met that could not be
     /// cut open, by the ring's key and whether Left is to move.
     rings: FxHashMap<(u128, bool), bool>,
@@ -180,9 +182,9 @@ impl MisereSums {
     }
 
     /// The sum of the values of `groups`.
-    fn sum_of(&mut self, groups: &[Vec<u8>]) -> Option<GameId> {
+    fn sum_of(&mut self, groups: &[Stretch]) -> Option<GameId> {
         let mut sum = Games::ZERO;
-        for group in groups {
+        for &group in groups {
             let value = self.group_value(group)?;
             sum = self.games.add(sum, value);
         }
@@ -192,8 +194,8 @@ impl MisereSums {
     /// The value of one group's stretch: the game whose Left options are the values after each
     /// safe Left move, and likewise for Right. A stretch read backwards has the same value, and
     /// with the discs' colours swapped the negative value, so each is remembered once.
-    fn group_value(&mut self, stretch: &[u8]) -> Option<GameId> {
-        let (key, swapped) = group_key(stretch);
+    fn group_value(&mut self, stretch: Stretch) -> Option<GameId> {
+        let (key, swapped) = stretch.canonical();
         if let Some(&value) = self.groups.get(&key) {
             return Some(if swapped {
                 self.games.negative(value)
@@ -206,12 +208,14 @@ impl MisereSums {
         }
         self.nodes += 1;
         let mut options = [Vec::new(), Vec::new()];
-        for at in (0..stretch.len()).filter(|&at| stretch[at] == EMPTY) {
+        let (cells, len) = (stretch.cells(), stretch.len());
+        for at in (0..len).filter(|&at| cells[at] == EMPTY) {
             for (side, disc) in [LEFT, RIGHT].into_iter().enumerate() {
-                let mut child = stretch.to_vec();
+                let mut child = cells;
                 child[at] = disc;
-                if !self.makes_line(&child, at, false) {
-                    let groups = self.groups_of(&child, false).expect("a row always splits");
+                let child = &child[..len];
+                if !self.makes_line(child, at, false) {
+                    let groups = self.groups_of(child, false).expect("a row always splits");
                     options[side].push(self.sum_of(&groups)?);
                 }
             }
@@ -296,7 +300,7 @@ impl MisereSums {
         run >= k
     }
 
-    /// The groups of `cells`' empty cells, each as its stretch (see [`MisereSums::trimmed`]);
+    /// The groups of `cells`' empty cells, each as its stretch, trimmed ([`Stretch::trimmed`]);
     /// `None` for a ring that cannot be cut open yet.
     ///
     /// Empty cells fall into groups in the order they lie: two cells of one group have only
@@ -304,7 +308,7 @@ impl MisereSums {
     /// cell would hold it too), so a group is a run of consecutive empty cells, and two
     /// consecutive ones are in one group exactly when a window that could still become a line
     /// holds both.
-    fn groups_of(&self, cells: &[u8], ring: bool) -> Option<Vec<Vec<u8>>> {
+    fn groups_of(&self, cells: &[u8], ring: bool) -> Option<Vec<Stretch>> {
         let (n, k) = (cells.len(), self.k);
         // Fixed arrays rather than vectors: this runs for every move searched. A row or ring the
         // sums take holds at most MAX_STRETCH cells (`applies_to`), and as many groups at most.
@@ -316,7 +320,7 @@ impl MisereSums {
         let empties = &empties[..count];
         if ring && k > n {
             // No line fits: every empty cell is a group of its own, a free move for both.
-            return Some(vec![vec![EMPTY]; count]);
+            return Some(vec![Stretch::from_cells([EMPTY]); count]);
         }
         let pairs = if ring { count } else { count.saturating_sub(1) };
         // Each group runs from the empty cell after one break to the next break; a row's
@@ -356,13 +360,11 @@ impl MisereSums {
             };
             // Empty cells in the margins belong to other groups: walls.
             let (lead, span) = ((first + n - from) % n, (last + n - first) % n + 1);
-            let stretch: Vec<u8> = (0..len)
-                .map(|i| match cells[(from + i) % n] {
-                    EMPTY if i < lead || i >= lead + span => WALL,
-                    cell => cell,
-                })
-                .collect();
-            groups.push(self.trimmed(stretch));
+            let stretch = Stretch::from_cells((0..len).map(|i| match cells[(from + i) % n] {
+                EMPTY if i < lead || i >= lead + span => WALL,
+                cell => cell,
+            }));
+            groups.push(stretch.trimmed(k));
         }
         Some(groups)
     }
@@ -387,95 +389,6 @@ impl MisereSums {
             }
         })
     }
-
-    /// `stretch` with every disc that lies in no window that could still become a line walled
-    /// off, and the walls at its ends cut: such a disc never takes part in a line, nor does it
-    /// decide whether a move completes one (a run of discs through it long enough for a line
-    /// would put it in a window of one colour), so the group plays the same.
-    fn trimmed(&self, mut stretch: Vec<u8>) -> Vec<u8> {
-        let k = self.k;
-        // Bit i: cell i lies in an open window (a stretch has at most 64 cells).
-        let mut useful = 0u64;
-        for start in 0..(stretch.len() + 1).saturating_sub(k) {
-            if open(stretch[start..start + k].iter().copied()) {
-                useful |= ((1u64 << k) - 1) << start;
-            }
-        }
-        for (i, cell) in stretch.iter_mut().enumerate() {
-            if useful >> i & 1 == 0 && *cell != EMPTY {
-                *cell = WALL;
-            }
-        }
-        let first = stretch.iter().position(|&c| c != WALL).unwrap_or(0);
-        let last = stretch
-            .iter()
-            .rposition(|&c| c != WALL)
-            .map_or(0, |l| l + 1);
-        stretch.truncate(last);
-        stretch.drain(..first.min(last));
-        stretch
-    }
-}
-
-/// Whether a window holding `cells` could still become a line: it holds no wall and not discs
-/// of both players.
-fn open(cells: impl Iterator<Item = u8>) -> bool {
-    let (mut left, mut right) = (false, false);
-    for cell in cells {
-        match cell {
-            LEFT => left = true,
-            RIGHT => right = true,
-            WALL => return false,
-            _ => {}
-        }
-    }
-    !(left && right)
-}
-
-/// A group's stretch packed as a map key: two bits a cell from the least significant end and
-/// the length in the top byte, at most [`MAX_STRETCH`] cells.
-type GroupKey = u128;
-
-/// The longest stretch a [`GroupKey`] holds.
-const MAX_STRETCH: usize = 60;
-
-/// The key of the smallest of `stretch`'s four forms (read either way, colours swapped or not),
-/// and whether that form has the colours swapped.
-fn group_key(stretch: &[u8]) -> (GroupKey, bool) {
-    let [forward, backward, swapped, swapped_backward] = packings(stretch);
-    let plain = forward.min(backward);
-    let other = swapped.min(swapped_backward);
-    if other < plain {
-        (other, true)
-    } else {
-        (plain, false)
-    }
-}
-
-/// The key of `stretch` as it reads, colours and direction kept.
-fn reading_key(stretch: &[u8]) -> GroupKey {
-    packings(stretch)[0]
-}
-
-/// `stretch` packed as a [`GroupKey`] four ways: as it is, read backwards, with the colours
-/// swapped, and both.
-fn packings(stretch: &[u8]) -> [GroupKey; 4] {
-    let len = stretch.len();
-    assert!(len <= MAX_STRETCH, "a stretch of {len} cells");
-    let mut keys = [(len as u128) << 120; 4];
-    for (i, &cell) in stretch.iter().enumerate() {
-        let swapped = match cell {
-            LEFT => RIGHT,
-            RIGHT => LEFT,
-            other => other,
-        };
-        let (ahead, back) = (2 * i, 2 * (len - 1 - i));
-        keys[0] |= u128::from(cell) << ahead;
-        keys[1] |= u128::from(cell) << back;
-        keys[2] |= u128::from(swapped) << ahead;
-        keys[3] |= u128::from(swapped) << back;
-    }
-    keys
 }
 
 #[cfg(test)]

@@ -16,8 +16,7 @@ use rustc_hash::FxHashMap;
 
 use super::games::{GameId, Games};
 use super::stretch::Stretch;
-use super::{EMPTY, LEFT, MisereSums, RIGHT};
-use crate::solver::others::row_cells::distinct_moves;
+use super::{LEFT, MisereSums, RIGHT};
 
 /// A position split into its long groups (each stretch in the reading [`Stretch::reading`]
 /// keeps, sorted) and the sum of its short groups' values.
@@ -148,17 +147,13 @@ impl MisereSums {
             if index > 0 && pos.long[index - 1] == group {
                 continue;
             }
-            let (cells, len) = (group.cells(), group.len());
-            for at in (0..distinct_moves(&cells[..len])).filter(|&at| cells[at] == EMPTY) {
-                let mut child_cells = cells;
-                child_cells[at] = disc;
-                let child_cells = &child_cells[..len];
-                if self.makes_line(child_cells, at, false) {
+            let distinct = group.distinct_moves();
+            for at in group.empty_places().take_while(|&at| at < distinct) {
+                let child = group.with(at, disc);
+                if child.makes_line(at, self.k) {
                     continue;
                 }
-                let groups = self
-                    .groups_of(child_cells, false)
-                    .expect("a row always splits");
+                let groups = child.groups(self.k);
                 let mut child = self.split(groups, pos.short)?;
                 let others = pos.long.iter().enumerate().filter(|&(i, _)| i != index);
                 child.long.extend(others.map(|(_, &g)| g));

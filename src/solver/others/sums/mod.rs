@@ -146,7 +146,7 @@ impl MisereSums {
         let mover_wins = if ring {
             self.ring_mover_wins(cells, left_to_move)?
         } else {
-            let groups = self.groups_of(cells, false).expect("a row always splits");
+            let groups = Stretch::from_cells(cells.iter().copied()).groups(self.k);
             let pos = self.split(groups, Games::ZERO)?;
             self.split_mover_wins(&pos, left_to_move)?
         };
@@ -208,14 +208,11 @@ impl MisereSums {
         }
         self.nodes += 1;
         let mut options = [Vec::new(), Vec::new()];
-        let (cells, len) = (stretch.cells(), stretch.len());
-        for at in (0..len).filter(|&at| cells[at] == EMPTY) {
+        for at in stretch.empty_places() {
             for (side, disc) in [LEFT, RIGHT].into_iter().enumerate() {
-                let mut child = cells;
-                child[at] = disc;
-                let child = &child[..len];
-                if !self.makes_line(child, at, false) {
-                    let groups = self.groups_of(child, false).expect("a row always splits");
+                let child = stretch.with(at, disc);
+                if !child.makes_line(at, self.k) {
+                    let groups = child.groups(self.k);
                     options[side].push(self.sum_of(&groups)?);
                 }
             }
@@ -234,7 +231,7 @@ impl MisereSums {
     /// Whether the side to move (Left when `left`) wins the safe-move game of `ring`: its value
     /// when it can be cut open, else a search of the moves, those that cut it first.
     fn ring_mover_wins(&mut self, ring: &[u8], left: bool) -> Option<bool> {
-        if let Some(groups) = self.groups_of(ring, true) {
+        if let Some(groups) = self.ring_groups(ring) {
             let pos = self.split(groups, Games::ZERO)?;
             return self.split_mover_wins(&pos, left);
         }
@@ -253,11 +250,11 @@ impl MisereSums {
             let mut child = ring.to_vec();
             child[at] = disc;
             let child_key = ring_key(&child);
-            if self.makes_line(&child, at, true) || seen.contains(&child_key) {
+            if self.ring_makes_line(&child, at) || seen.contains(&child_key) {
                 continue;
             }
             seen.push(child_key);
-            children.push((self.groups_of(&child, true).is_none(), child));
+            children.push((self.ring_groups(&child).is_none(), child));
         }
         children.sort_by_key(|(uncut, _)| *uncut);
         let mut wins = false;
@@ -271,122 +268,95 @@ impl MisereSums {
         Some(wins)
     }
 
-    /// Whether the disc at `cells[at]` completes a line (around the ring when `ring`).
-    fn makes_line(&self, cells: &[u8], at: usize, ring: bool) -> bool {
-        let (n, k) = (cells.len(), self.k);
-        if ring && k > n {
+    /// Whether the disc at `ring[at]` completes a line around the ring.
+    fn ring_makes_line(&self, ring: &[u8], at: usize) -> bool {
+        let (n, k) = (ring.len(), self.k);
+        if k > n {
             return false;
         }
-        let disc = cells[at];
+        let disc = ring[at];
         // The run of the same discs on each side, counted up to k - 1.
         let mut run = 1;
-        for forward in [false, true] {
+        for step in [1, n - 1] {
             let mut i = at;
             for _ in 1..k {
-                let next = match (forward, ring) {
-                    (true, true) => (i + 1) % n,
-                    (false, true) => (i + n - 1) % n,
-                    (true, false) if i + 1 < n => i + 1,
-                    (false, false) if i > 0 => i - 1,
-                    _ => break,
-                };
-                if cells[next] != disc {
+                i = (i + step) % n;
+                if ring[i] != disc {
                     break;
                 }
                 run += 1;
-                i = next;
             }
         }
         run >= k
     }
 
-    /// The groups of `cells`' empty cells, each as its stretch, trimmed ([`Stretch::trimmed`]);
-    /// `None` for a ring that cannot be cut open yet.
-    ///
-    /// Empty cells fall into groups in the order they lie: two cells of one group have only
-    /// cells of that group between them (a window linking cells on both sides of another empty
-    /// cell would hold it too), so a group is a run of consecutive empty cells, and two
-    /// consecutive ones are in one group exactly when a window that could still become a line
-    /// holds both.
-    fn groups_of(&self, cells: &[u8], ring: bool) -> Option<Vec<Stretch>> {
-        let (n, k) = (cells.len(), self.k);
-        // Fixed arrays rather than vectors: this runs for every move searched. A row or ring the
-        // sums take holds at most MAX_STRETCH cells (`applies_to`), and as many groups at most.
+    /// The groups of the ring's empty cells, each as its stretch, trimmed ([`Stretch::trimmed`]);
+    /// `None` while the ring cannot be cut open (a group would not leave k - 1 cells of the
+    /// ring outside its stretch). As on a row ([`Stretch::groups`]), a group is a run of
+    /// neighbouring empty cells (here around the ring), two in one group exactly when a window
+    /// that could still become a line holds both.
+    fn ring_groups(&self, ring: &[u8]) -> Option<Vec<Stretch>> {
+        let (n, k) = (ring.len(), self.k);
+        // Fixed arrays rather than vectors: a ring the sums take holds at most MAX_STRETCH
+        // cells (`applies_to`), and as many groups at most.
         let (mut empties, mut count) = ([0usize; MAX_STRETCH], 0);
-        for i in (0..n).filter(|&i| cells[i] == EMPTY) {
+        for i in (0..n).filter(|&i| ring[i] == EMPTY) {
             empties[count] = i;
             count += 1;
         }
         let empties = &empties[..count];
-        if ring && k > n {
+        if k > n {
             // No line fits: every empty cell is a group of its own, a free move for both.
             return Some(vec![Stretch::from_cells([EMPTY]); count]);
         }
-        let pairs = if ring { count } else { count.saturating_sub(1) };
-        // Each group runs from the empty cell after one break to the next break; a row's
-        // first group starts at its first empty cell.
+        // Each group runs from the empty cell after one break to the next break.
         let (mut starts, mut groups_found) = ([0usize; MAX_STRETCH], 0);
-        if !ring && count > 0 {
-            groups_found = 1;
-        }
-        for i in 0..pairs {
-            if !self.linked(cells, empties[i], empties[(i + 1) % count], ring) {
+        for i in 0..count {
+            if !self.ring_linked(ring, empties[i], empties[(i + 1) % count]) {
                 starts[groups_found] = (i + 1) % count;
                 groups_found += 1;
             }
         }
-        if ring && count > 0 && groups_found == 0 {
+        if count > 0 && groups_found == 0 {
             return None;
         }
         let starts = &starts[..groups_found];
         let mut groups = Vec::with_capacity(starts.len());
         for (g, &start) in starts.iter().enumerate() {
-            let end = match starts.get(g + 1) {
-                Some(&next) => next,
-                None if ring => starts[0],
-                None => count,
-            };
+            let end = starts.get(g + 1).copied().unwrap_or(starts[0]);
             let size = (end + count - start - 1) % count + 1;
             let (first, last) = (empties[start], empties[(start + size - 1) % count]);
-            let (from, len) = if ring {
-                let span = (last + n - first) % n + 1;
-                if n - span < k - 1 {
-                    return None;
-                }
-                ((first + n - (k - 1)) % n, span + 2 * (k - 1))
-            } else {
-                let from = first.saturating_sub(k - 1);
-                (from, (last + k).min(n) - from)
-            };
-            // Empty cells in the margins belong to other groups: walls.
-            let (lead, span) = ((first + n - from) % n, (last + n - first) % n + 1);
-            let stretch = Stretch::from_cells((0..len).map(|i| match cells[(from + i) % n] {
-                EMPTY if i < lead || i >= lead + span => WALL,
-                cell => cell,
-            }));
+            let span = (last + n - first) % n + 1;
+            if n - span < k - 1 {
+                return None;
+            }
+            let (from, len) = ((first + n - (k - 1)) % n, span + 2 * (k - 1));
+            // Empty cells in the margins belong to other groups: walls. The cells are read
+            // around the ring from `from`, without a division a cell.
+            let lead = (first + n - from) % n;
+            let around = ring[from..].iter().chain(ring.iter().cycle());
+            let stretch =
+                Stretch::from_cells(around.take(len).enumerate().map(|(i, &cell)| match cell {
+                    EMPTY if i < lead || i >= lead + span => WALL,
+                    cell => cell,
+                }));
             groups.push(stretch.trimmed(k));
         }
         Some(groups)
     }
 
-    /// Whether the empty cells `a` and `b` (`b` the next empty cell after `a`, around the ring
-    /// when `ring`) lie in a common window that could still become a line.
-    fn linked(&self, cells: &[u8], a: usize, b: usize, ring: bool) -> bool {
-        let (n, k) = (cells.len(), self.k);
+    /// Whether the empty cells `a` and `b` (`b` the next empty cell after `a` around the ring)
+    /// lie in a common window that could still become a line.
+    fn ring_linked(&self, ring: &[u8], a: usize, b: usize) -> bool {
+        let (n, k) = (ring.len(), self.k);
         let distance = if b >= a { b - a } else { b + n - a };
         if a == b || distance >= k {
             return false;
         }
         // Windows start from k - 1 cells before `b` to `a` itself.
         (0..k - distance).any(|back| {
-            if ring {
-                let start = if a >= back { a - back } else { a + n - back };
-                open((start..start + k).map(|i| cells[if i >= n { i - n } else { i }]))
-            } else {
-                a >= back
-                    && a - back + k <= n
-                    && open(cells[a - back..a - back + k].iter().copied())
-            }
+            let start = if a >= back { a - back } else { a + n - back };
+            open((start..start + k).map(|i| ring[if i >= n { i - n } else { i }]))
         })
     }
 }

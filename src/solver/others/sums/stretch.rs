@@ -1,12 +1,12 @@
 //! A group's stretch of row packed into one `u128`: two bits a cell from the least significant
-//! end ([`EMPTY`], [`LEFT`], [`RIGHT`], [`WALL`]) and the length in the top byte.
+//! end ([`super::EMPTY`], [`LEFT`], [`RIGHT`], [`WALL`]) and the length in the top byte.
 //!
 //! Every move the sums search makes cuts its row into stretches, looks each one up and keeps
 //! the long ones in the searched positions' keys, so a stretch is a plain value here: made and
 //! trimmed with word operations, never a vector to allocate and free (which, with the cell by
 //! cell trimming, had been half the search's time on the misère k = 3 rings).
 
-use super::{EMPTY, LEFT, RIGHT, WALL};
+use super::{LEFT, RIGHT, WALL};
 
 /// The longest stretch a [`Stretch`] holds (its cells take the 120 bits below the length).
 pub(crate) const MAX_STRETCH: usize = 60;
@@ -48,15 +48,6 @@ impl Stretch {
     /// The cells' two bits each, the length left out.
     fn bits(self) -> u128 {
         self.0 & ((1u128 << (2 * self.len())) - 1)
-    }
-
-    /// The cells, in the first [`Stretch::len`] places of the array.
-    pub(crate) fn cells(self) -> [u8; MAX_STRETCH] {
-        let mut cells = [EMPTY; MAX_STRETCH];
-        for (i, cell) in cells.iter_mut().enumerate().take(self.len()) {
-            *cell = (self.0 >> (2 * i)) as u8 & 3;
-        }
-        cells
     }
 
     /// The number of empty cells.
@@ -113,21 +104,15 @@ impl Stretch {
     /// enough for a line would put it in a window of one colour), so the group plays the same.
     pub(crate) fn trimmed(self, k: usize) -> Stretch {
         let (len, mut bits) = (self.len(), self.bits());
-        let (low, high) = (bits & LOW_BITS, bits >> 1 & LOW_BITS);
-        let (left, right, wall) = (low & !high, high & !low, low & high);
-        // Bit 2s of `window_holds(m)`: a cell of the window starting at cell s is in m.
-        let window_holds = |m: u128| (0..k).fold(0, |any, j| any | m >> (2 * j));
-        let starts = if len >= k {
-            LOW_BITS & ((1u128 << (2 * (len - k + 1))) - 1)
-        } else {
-            0
+        let open = self.open_starts(k);
+        // An open window means k <= len, so the shifts stay inside the word.
+        let useful = match open {
+            0 => 0,
+            _ => (0..k).fold(0, |any, j| any | open << (2 * j)),
         };
-        let open = starts & !window_holds(wall) & !(window_holds(left) & window_holds(right));
-        let useful = (0..k).fold(0, |any, j| any | open << (2 * j));
-        let walled = (low | high) & !useful;
+        let walled = self.taken() & !useful;
         bits |= walled | walled << 1;
-        let cells = LOW_BITS & ((1u128 << (2 * len)) - 1);
-        let kept = cells & !(bits & bits >> 1);
+        let kept = cells_between(0, len) & !(bits & bits >> 1);
         if kept == 0 {
             return Stretch::of(0, 0);
         }
@@ -139,6 +124,121 @@ impl Stretch {
             new_len,
         )
     }
+
+    /// The low bit of each start of a window of `k` cells that could still become a line: one
+    /// with no wall and not discs of both players.
+    fn open_starts(self, k: usize) -> u128 {
+        let len = self.len();
+        if len < k {
+            return 0;
+        }
+        let [left, right, wall] = self.kinds();
+        // The low bit of cell s in `window_holds(m)`: a cell of the window from s is in m.
+        let window_holds = |m: u128| (0..k).fold(0, |any, j| any | m >> (2 * j));
+        let starts = cells_between(0, len - k + 1);
+        starts & !window_holds(wall) & !(window_holds(left) & window_holds(right))
+    }
+
+    /// The low bit of each cell holding a Left disc, a Right disc, a wall.
+    fn kinds(self) -> [u128; 3] {
+        let bits = self.bits();
+        let (low, high) = (bits & LOW_BITS, bits >> 1 & LOW_BITS);
+        [low & !high, high & !low, low & high]
+    }
+
+    /// The low bit of each empty cell.
+    fn empties(self) -> u128 {
+        cells_between(0, self.len()) & !self.taken()
+    }
+
+    /// The stretch with `disc` at `at`, which must be empty.
+    pub(crate) fn with(self, at: usize, disc: u8) -> Stretch {
+        debug_assert!(
+            self.empties() >> (2 * at) & 1 == 1,
+            "cell {at} is not empty"
+        );
+        Stretch(self.0 | u128::from(disc & 3) << (2 * at))
+    }
+
+    /// Whether the disc at `at` is in a line of `k` discs of its colour.
+    pub(crate) fn makes_line(self, at: usize, k: usize) -> bool {
+        if k > self.len() {
+            return false;
+        }
+        let [left, right, _] = self.kinds();
+        let discs = if left >> (2 * at) & 1 == 1 {
+            left
+        } else {
+            right
+        };
+        // The low bit of cell s: the k cells from s all hold such a disc.
+        let full = (1..k).fold(discs, |all, j| all & discs >> (2 * j));
+        full & cells_between((at + 1).saturating_sub(k), at + 1) != 0
+    }
+
+    /// How many of the first cells hold the distinct moves: a stretch that reads the same both
+    /// ways offers each move twice, so its first half (with the middle) is enough.
+    pub(crate) fn distinct_moves(self) -> usize {
+        if self.reversed() == self {
+            self.len().div_ceil(2)
+        } else {
+            self.len()
+        }
+    }
+
+    /// The empty cells, first to last.
+    pub(crate) fn empty_places(self) -> impl Iterator<Item = usize> {
+        let mut rest = self.empties();
+        std::iter::from_fn(move || {
+            let at = (rest != 0).then(|| rest.trailing_zeros() as usize / 2)?;
+            rest &= rest - 1;
+            Some(at)
+        })
+    }
+
+    /// The groups of this row's empty cells for lines of `k`, in order along the row, each as
+    /// its stretch ([`Stretch::group`]). Two neighbouring empty cells are in one group exactly
+    /// when a window that could still become a line holds both; a group is a run of
+    /// neighbouring empty cells, as a window linking cells on both sides of another empty cell
+    /// would hold that cell too.
+    pub(crate) fn groups(self, k: usize) -> Vec<Stretch> {
+        let open = self.open_starts(k);
+        let linked = |a: usize, b: usize| {
+            b - a < k && open & cells_between((b + 1).saturating_sub(k), a + 1) != 0
+        };
+        let mut groups = Vec::new();
+        let mut places = self.empty_places();
+        let Some(mut first) = places.next() else {
+            return groups;
+        };
+        let mut last = first;
+        for at in places {
+            if !linked(last, at) {
+                groups.push(self.group(first, last, k));
+                first = at;
+            }
+            last = at;
+        }
+        groups.push(self.group(first, last, k));
+        groups
+    }
+
+    /// The stretch of the group of empty cells `first` to `last`: from k - 1 cells before the
+    /// first to k - 1 after the last (within the row), the empty cells of other groups walled
+    /// off (every window holding one of them and a cell of the group already holds discs of
+    /// both players, so what fills it never matters), then trimmed.
+    fn group(self, first: usize, last: usize, k: usize) -> Stretch {
+        let (from, to) = (first.saturating_sub(k - 1), (last + k).min(self.len()));
+        let others = self.empties() & !cells_between(first, last + 1);
+        let bits = self.bits() | others | others << 1;
+        let len = to - from;
+        Stretch::of(bits >> (2 * from) & ((1u128 << (2 * len)) - 1), len).trimmed(k)
+    }
+}
+
+/// The low bit of each cell from `from` up to, not including, `to`.
+fn cells_between(from: usize, to: usize) -> u128 {
+    LOW_BITS & ((1u128 << (2 * to)) - 1) & !((1u128 << (2 * from)) - 1)
 }
 
 /// Each two-bit field of `bits` with its bits swapped.
@@ -166,6 +266,8 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::solver::others::row_cells::distinct_moves;
+    use crate::solver::others::sums::EMPTY;
 
     /// What trimming does, cell by cell on a vector: the word operations are checked against it.
     fn trimmed_cell_by_cell(mut cells: Vec<u8>, k: usize) -> Vec<u8> {
@@ -188,11 +290,57 @@ mod tests {
     }
 
     fn cells_of(stretch: Stretch) -> Vec<u8> {
-        stretch.cells()[..stretch.len()].to_vec()
+        (0..stretch.len())
+            .map(|i| (stretch.0 >> (2 * i)) as u8 & 3)
+            .collect()
     }
 
     fn swap_colours(cells: &[u8]) -> Vec<u8> {
         cells.iter().map(|&c| [0, 2, 1, 3][c as usize]).collect()
+    }
+
+    /// Whether the disc at `at` is in k discs of its colour in a row, looked for window by
+    /// window.
+    fn makes_line_window_by_window(cells: &[u8], at: usize, k: usize) -> bool {
+        let starts = (at + 1).saturating_sub(k)..=at;
+        starts
+            .filter(|&s| s + k <= cells.len())
+            .any(|s| cells[s..s + k].iter().all(|&c| c == cells[at]))
+    }
+
+    /// A row's groups as the definition says, cell by cell: neighbouring empty cells linked by
+    /// an open window, each group's stretch k - 1 cells either side with other empty cells
+    /// walled, then trimmed.
+    fn groups_cell_by_cell(cells: &[u8], k: usize) -> Vec<Vec<u8>> {
+        let n = cells.len();
+        let empties: Vec<usize> = (0..n).filter(|&i| cells[i] == EMPTY).collect();
+        let linked = |a: usize, b: usize| {
+            ((b + 1).saturating_sub(k)..=a)
+                .any(|s| s + k <= n && open(cells[s..s + k].iter().copied()))
+        };
+        let mut runs: Vec<Vec<usize>> = Vec::new();
+        for (i, &at) in empties.iter().enumerate() {
+            match runs.last_mut() {
+                Some(run) if linked(empties[i - 1], at) => run.push(at),
+                _ => runs.push(vec![at]),
+            }
+        }
+        runs.iter()
+            .map(|run| {
+                let (first, last) = (run[0], run[run.len() - 1]);
+                let from = first.saturating_sub(k - 1);
+                let stretch = (from..(last + k).min(n))
+                    .map(|i| {
+                        if cells[i] == EMPTY && !run.contains(&i) {
+                            WALL
+                        } else {
+                            cells[i]
+                        }
+                    })
+                    .collect();
+                trimmed_cell_by_cell(stretch, k)
+            })
+            .collect()
     }
 
     proptest! {
@@ -215,6 +363,33 @@ mod tests {
             let reading = if cells.iter().rev().lt(cells.iter()) { backwards } else { cells.clone() };
             prop_assert_eq!(cells_of(stretch.reading()), reading);
             prop_assert_eq!(cells_of(stretch.trimmed(k)), trimmed_cell_by_cell(cells.clone(), k));
+            let places: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] == EMPTY).collect();
+            prop_assert_eq!(stretch.empty_places().collect::<Vec<_>>(), places);
+            prop_assert_eq!(stretch.distinct_moves(), distinct_moves(&cells));
+        }
+
+        /// A row of discs and empty cells: its groups, and whether each move makes a line,
+        /// read from the packing agree with the same found cell by cell.
+        #[test]
+        fn groups_and_lines_agree_with_the_cells(
+            row in prop::collection::vec(0u8..=2, 0..=MAX_STRETCH),
+            k in 1usize..=8,
+        ) {
+            let stretch = Stretch::from_cells(row.iter().copied());
+            let groups: Vec<Vec<u8>> = stretch.groups(k).into_iter().map(cells_of).collect();
+            prop_assert_eq!(groups, groups_cell_by_cell(&row, k));
+            for at in stretch.empty_places() {
+                for disc in [LEFT, RIGHT] {
+                    let mut placed = row.clone();
+                    placed[at] = disc;
+                    let child = stretch.with(at, disc);
+                    prop_assert_eq!(cells_of(child), placed.clone());
+                    prop_assert_eq!(
+                        child.makes_line(at, k),
+                        makes_line_window_by_window(&placed, at, k)
+                    );
+                }
+            }
         }
 
         /// The four forms of a stretch share one canonical key, the smallest of them, and the

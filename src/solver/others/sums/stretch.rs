@@ -18,7 +18,13 @@ const LOW_BITS: u128 = 0x5555_5555_5555_5555_5555_5555_5555_5555;
 /// the same cells in the same order; they order by their packing, which is what the searched
 /// positions' keys sort by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(crate) struct Stretch(u128);
+pub(crate) struct Stretch {
+    // Two halves rather than one `u128`: 8-byte alignment keeps the tables' entries small
+    // (a value and its key in 24 bytes, not 32). High half first, so that they order as the
+    // whole word does.
+    high: u64,
+    low: u64,
+}
 
 impl Stretch {
     /// The stretch of `cells`, in the order given.
@@ -37,17 +43,30 @@ impl Stretch {
 
     /// The stretch of `len` cells packed in `bits` (nothing above them).
     fn of(bits: u128, len: usize) -> Stretch {
-        Stretch(bits | (len as u128) << 120)
+        Stretch::from_word(bits | (len as u128) << 120)
+    }
+
+    /// The stretch packed in `word`.
+    fn from_word(word: u128) -> Stretch {
+        Stretch {
+            high: (word >> 64) as u64,
+            low: word as u64,
+        }
+    }
+
+    /// The whole packing.
+    fn word(self) -> u128 {
+        u128::from(self.high) << 64 | u128::from(self.low)
     }
 
     /// The number of cells.
     pub(crate) fn len(self) -> usize {
-        (self.0 >> 120) as usize
+        (self.word() >> 120) as usize
     }
 
     /// The cells' two bits each, the length left out.
     fn bits(self) -> u128 {
-        self.0 & ((1u128 << (2 * self.len())) - 1)
+        self.word() & ((1u128 << (2 * self.len())) - 1)
     }
 
     /// The number of empty cells.
@@ -157,7 +176,7 @@ impl Stretch {
             self.empties() >> (2 * at) & 1 == 1,
             "cell {at} is not empty"
         );
-        Stretch(self.0 | u128::from(disc & 3) << (2 * at))
+        Stretch::from_word(self.word() | u128::from(disc & 3) << (2 * at))
     }
 
     /// Whether the disc at `at` is in a line of `k` discs of its colour.
@@ -291,7 +310,7 @@ mod tests {
 
     fn cells_of(stretch: Stretch) -> Vec<u8> {
         (0..stretch.len())
-            .map(|i| (stretch.0 >> (2 * i)) as u8 & 3)
+            .map(|i| (stretch.word() >> (2 * i)) as u8 & 3)
             .collect()
     }
 

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use connectk::experiment::question::{AnswerRow, Question, Split, ask, known_in};
+use connectk::experiment::question::{AnswerRow, Progress, Question, Split, ask, known_in};
 use connectk::{GameResult, Mib, Player, Position, Rules, Solver, Variant, notation};
 
 use crate::support::brute::Grid;
@@ -69,22 +69,31 @@ fn every_answer_agrees_with_brute_force() {
                         player,
                         by_ply,
                     };
-                    let mut rows = Vec::new();
+                    let (mut rows, mut begun) = (Vec::new(), Vec::new());
                     let asked = ask(
                         question,
                         &Split::new(depth, &path),
                         &mut solver,
-                        &mut |row, at| {
-                            // Each answer's place names one move a ply of its line, within range.
-                            assert_eq!(
-                                at.len(),
-                                notation::parse(rules, &row.moves).unwrap().1.len()
-                            );
+                        &mut |progress| {
+                            let (moves, at) = match progress {
+                                Progress::Searching { moves, place } => {
+                                    begun.push(moves.to_string());
+                                    (moves, place)
+                                }
+                                Progress::Answered { row, place } => {
+                                    rows.push(row.clone());
+                                    (row.moves.as_str(), place)
+                                }
+                            };
+                            // Each place names one move a ply of its line, within range.
+                            assert_eq!(at.len(), notation::parse(rules, moves).unwrap().1.len());
                             assert!(at.iter().all(|b| 1 <= b.tried && b.tried <= b.of));
-                            rows.push(row.clone());
                         },
                     )
                     .unwrap();
+                    // With no time limit every search begun ends in an answer, told after it.
+                    let answered: Vec<String> = rows.iter().map(|r| r.moves.clone()).collect();
+                    assert_eq!(begun, answered, "{rules}: {player} by {by_ply}");
                     assert_eq!(
                         asked.answer,
                         Some(expected),
@@ -132,7 +141,7 @@ fn threads_change_no_answer() {
                         question,
                         &Split::new(depth, &path),
                         &mut solver,
-                        &mut |_, _| {},
+                        &mut |_| {},
                     );
                     let expected = player == winner && by_ply >= length;
                     let said = format!("{rules}: {player} by {by_ply}, depth {depth}");
@@ -185,7 +194,7 @@ fn runs_from_starts_answer_the_question_together() {
                     player,
                     by_ply,
                 };
-                let asked = ask(question, &split, &mut solver, &mut |_, _| {}).unwrap();
+                let asked = ask(question, &split, &mut solver, &mut |_| {}).unwrap();
                 let expected = wins_by_from(rules, &moves, score, player, by_ply);
                 assert_eq!(
                     asked.answer,
@@ -210,7 +219,7 @@ fn runs_from_starts_answer_the_question_together() {
         player: Player::P2,
         by_ply: 13,
     };
-    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_, _| {}).unwrap();
+    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_| {}).unwrap();
     let expected = wins_by(rules, brute_score(rules, ""), Player::P2, 13);
     assert_eq!(asked.answer, Some(expected));
     assert!(asked.reused > 0, "{asked:?}");
@@ -244,7 +253,7 @@ fn a_question_cut_short_goes_on_from_its_answers() {
                 ..Split::new(3, &path)
             },
             &mut solver,
-            &mut |_, _| {},
+            &mut |_| {},
         )
         .unwrap();
         if let Some(answer) = asked.answer {
@@ -266,11 +275,11 @@ fn a_question_cut_short_goes_on_from_its_answers() {
     let keys: HashSet<(String, i32)> = rows.iter().map(|r| (r.key.clone(), r.probe)).collect();
     assert_eq!(keys.len(), rows.len(), "a position was asked twice");
     let mut solver = Solver::new(Mib(16));
-    let again = ask(question, &Split::new(3, &path), &mut solver, &mut |_, _| {}).unwrap();
+    let again = ask(question, &Split::new(3, &path), &mut solver, &mut |_| {}).unwrap();
     assert_eq!((again.answer, again.searched), (Some(expected), 0));
     assert!(again.reused > 0);
     // A deeper split reads the shallower one's searches where its tree meets them.
-    let deeper = ask(question, &Split::new(5, &path), &mut solver, &mut |_, _| {}).unwrap();
+    let deeper = ask(question, &Split::new(5, &path), &mut solver, &mut |_| {}).unwrap();
     assert_eq!((deeper.answer, deeper.searched), (Some(expected), 0));
     std::fs::remove_file(&path).unwrap();
 }
@@ -291,7 +300,7 @@ fn a_search_the_time_stops_is_reported_with_its_cost() {
         time: Some(Duration::from_millis(200)),
         ..Split::new(0, &path)
     };
-    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_, _| {}).unwrap();
+    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_| {}).unwrap();
     assert_eq!((asked.answer, asked.searched, asked.nodes), (None, 0, 0));
     assert!(asked.dropped_nodes > 0, "{asked:?}");
     assert!(asked.dropped_seconds > 0.0, "{asked:?}");
@@ -414,21 +423,9 @@ fn answers_of_another_board_are_refused() {
         player: Player::P2,
         by_ply: 13,
     };
-    ask(
-        question(4),
-        &Split::new(2, &path),
-        &mut solver,
-        &mut |_, _| {},
-    )
-    .unwrap();
+    ask(question(4), &Split::new(2, &path), &mut solver, &mut |_| {}).unwrap();
     let before = std::fs::read_to_string(&path).unwrap();
-    let error = ask(
-        question(5),
-        &Split::new(2, &path),
-        &mut solver,
-        &mut |_, _| {},
-    )
-    .unwrap_err();
+    let error = ask(question(5), &Split::new(2, &path), &mut solver, &mut |_| {}).unwrap_err();
     let message = error.to_string();
     assert!(
         message.contains("line 2") && message.contains("not misere k=4 5x4"),
@@ -442,7 +439,7 @@ fn answers_of_another_board_are_refused() {
         known: &known,
         ..Split::new(2, &own)
     };
-    let error = ask(question(5), &split, &mut solver, &mut |_, _| {}).unwrap_err();
+    let error = ask(question(5), &split, &mut solver, &mut |_| {}).unwrap_err();
     assert!(error.to_string().contains("not misere k=4 5x4"), "{error}");
     std::fs::remove_file(&path).unwrap();
     let _ = std::fs::remove_file(&own);
@@ -498,7 +495,7 @@ fn answers_under_a_later_move_settle_the_question_unsearched() {
         ..Split::new(3, &later)
     };
     let mut solver = Solver::new(Mib(16));
-    let asked = ask(question, &split, &mut solver, &mut |_, _| {}).unwrap();
+    let asked = ask(question, &split, &mut solver, &mut |_| {}).unwrap();
     let from_start = wins_by_from(rules, "1,3", brute_score(rules, "1,3"), Player::P2, 11);
     assert_eq!(asked.answer, Some(from_start));
     assert!(asked.searched > 0);
@@ -508,7 +505,7 @@ fn answers_under_a_later_move_settle_the_question_unsearched() {
         known: &known,
         ..Split::new(3, &root)
     };
-    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_, _| {}).unwrap();
+    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_| {}).unwrap();
     let expected = wins_by(rules, brute_score(rules, ""), Player::P2, 11);
     assert_eq!(
         (asked.answer, asked.searched),
@@ -535,13 +532,7 @@ fn answers_written_beside_a_run_are_used_while_it_goes_on() {
     };
     let earlier = fresh("beside-earlier");
     let mut solver = Solver::new(Mib(16));
-    let first = ask(
-        question,
-        &Split::new(3, &earlier),
-        &mut solver,
-        &mut |_, _| {},
-    )
-    .unwrap();
+    let first = ask(question, &Split::new(3, &earlier), &mut solver, &mut |_| {}).unwrap();
     assert!(first.searched >= 2, "{first:?}");
     let text = std::fs::read_to_string(&earlier).unwrap();
     let dir = std::env::temp_dir().join(format!("connectk-beside-{}", std::process::id()));
@@ -553,7 +544,10 @@ fn answers_written_beside_a_run_are_used_while_it_goes_on() {
         let worker = dir.join("worker.csv");
         let _ = std::fs::remove_file(&worker);
         // The worker's file: every earlier answer but the one the run just found.
-        let mut write_worker = |row: &AnswerRow, _: &[connectk::experiment::question::Branch]| {
+        let mut write_worker = |progress: Progress<'_>| {
+            let Progress::Answered { row, .. } = progress else {
+                return;
+            };
             if !worker.exists() {
                 let kept = text
                     .lines()

@@ -5,9 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use connectk::experiment::question::{
-    AnswerRow, Asked, Branch, Question, REREAD, Split, ask, known_in,
-};
+use connectk::experiment::question::{Asked, Progress, Question, REREAD, Split, ask, known_in};
 use connectk::experiment::sizes::add_answer;
 use connectk::{DEFAULT_ONE_ROW, Mib, Player, Rules, Solver, notation};
 
@@ -138,8 +136,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints one answer found on stderr, with its place in the split.
-fn print_answer(row: &AnswerRow, path: &[Branch]) {
+/// Prints one answer found on stderr, with its place in the split (a search beginning prints
+/// nothing: most end at once).
+fn print_answer(progress: Progress<'_>) {
+    let Progress::Answered { row, place: path } = progress else {
+        return;
+    };
     let moves = if row.moves.is_empty() {
         "(empty)"
     } else {

@@ -112,7 +112,7 @@ pub fn command_line(command: &[String]) -> String {
 }
 
 /// `time` as a UTC date and time, `YYYY-MM-DDTHH:MM:SSZ`.
-fn utc_date(time: SystemTime) -> String {
+pub(crate) fn utc_date(time: SystemTime) -> String {
     let seconds = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let (days, rest) = (seconds / 86_400, seconds % 86_400);
     let (year, month, day) = civil_from_days(days as i64);

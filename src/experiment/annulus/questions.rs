@@ -7,13 +7,14 @@
 //! give is the board's outcome (a weak row).
 
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use super::{Effort, Row, row_of, solver_for};
 use crate::engine::outcome::{GameResult, Player};
 use crate::engine::rules::Variant;
 use crate::experiment::export::{ExportError, write_error};
-use crate::experiment::question::{self, AnswerRow, Branch, Question, Split};
+use crate::experiment::provenance::utc_date;
+use crate::experiment::question::{self, AnswerRow, Progress, Question, Split};
 use crate::experiment::sweep::Board;
 use crate::solver::{Depth, Solver};
 
@@ -41,7 +42,8 @@ impl Questions {
     /// Whether `player` wins `rules`'s board by its last ply, from the answers kept and
     /// searches split at [`Questions::depth`] until `effort`'s deadline; `None` when the
     /// deadline came first. Adds the nodes and seconds of every answer in the player's CSV
-    /// (earlier runs' too) to `cost`; `tell` is told of each answer found, in words.
+    /// (earlier runs' too) to `cost`; `tell` is told, in words, of each answer found and of
+    /// each search as it begins (with its start time: the one under way for hours shows).
     fn wins(
         &self,
         board: Board,
@@ -65,26 +67,64 @@ impl Questions {
             player,
             by_ply: rules.cells(),
         };
-        let mut found = (0, 0, 0.0);
-        let mut on_answer = |row: &AnswerRow, _: &[Branch]| {
-            found = (found.0 + 1, found.1 + row.nodes, found.2 + row.seconds);
-            tell(&format!(
-                "asking the questions: {player}'s, {} answers found ({} nodes, {:.0} s), the \
-                 last after {}",
-                found.0, found.1, found.2, row.moves
-            ));
+        let mut found = Found::default();
+        let mut on_progress = |progress: Progress<'_>| {
+            let words = match progress {
+                Progress::Searching { moves, .. } => format!(
+                    "{}; searching after {moves} since {}",
+                    found.words(player),
+                    utc_date(SystemTime::now())
+                ),
+                Progress::Answered { row, .. } => {
+                    found.add(row);
+                    found.words(player)
+                }
+            };
+            tell(&words);
         };
-        let asked = question::ask(asked, &split, solver, &mut on_answer)?;
+        let asked = question::ask(asked, &split, solver, &mut on_progress)?;
         cost.0 += asked.all_nodes;
         cost.1 += asked.all_seconds;
         Ok(asked.answer)
     }
 }
 
+/// The answers one run of a question has found so far, for its progress line.
+#[derive(Default)]
+struct Found {
+    count: usize,
+    nodes: u64,
+    seconds: f64,
+    last: String,
+}
+
+impl Found {
+    /// Counts one more answer.
+    fn add(&mut self, row: &AnswerRow) {
+        self.count += 1;
+        self.nodes += row.nodes;
+        self.seconds += row.seconds;
+        self.last.clone_from(&row.moves);
+    }
+
+    /// "asking the questions: P2's, 35 answers found (5766692 nodes, 68 s), the last after
+    /// 1,3,7,9,11,13,8", or "..., no answer found yet".
+    fn words(&self, player: Player) -> String {
+        if self.count == 0 {
+            return format!("asking the questions: {player}'s, no answer found yet");
+        }
+        format!(
+            "asking the questions: {player}'s, {} answers found ({} nodes, {:.0} s), the last \
+             after {}",
+            self.count, self.nodes, self.seconds, self.last
+        )
+    }
+}
+
 /// The outcome of `board` by the two questions kept in `questions`, as a weak row whose nodes
 /// and seconds are those of every answer kept (earlier runs' included); `None` when
 /// `effort`'s deadline came first (the answers found are kept for a rerun). Each answer found
-/// is told to `tell`, in words (the run's progress shows them).
+/// and each search begun is told to `tell`, in words (the run's progress shows them).
 ///
 /// # Errors
 /// [`ExportError`] when the folder or a CSV in it cannot be read or written.
@@ -168,10 +208,16 @@ mod tests {
             questions: Some(questions.clone()),
         };
         let run = Run::open_in(&sweep, &out, None).unwrap();
-        let told = std::sync::Mutex::new(0);
+        // Words told of answers, and of searches begun.
+        let told = std::sync::Mutex::new((0, 0));
         let tell = |_: &Board, words: &str| {
             assert!(words.starts_with("asking the questions: "), "{words}");
-            *told.lock().unwrap() += 1;
+            let mut told = told.lock().unwrap();
+            if words.contains("; searching after ") {
+                told.1 += 1;
+            } else {
+                told.0 += 1;
+            }
         };
         let solving = run
             .solve_watching(|_| {}, |_, _| {}, tell, |_, _| {})
@@ -204,7 +250,8 @@ mod tests {
             .iter()
             .map(|p| read::<AnswerRow>(p).len())
             .sum();
-        assert_eq!(*told.lock().unwrap(), found);
+        // No deadline: each search begun was answered.
+        assert_eq!(*told.lock().unwrap(), (found, found));
         assert!(found > 0);
         let answers = |path: &Path| std::fs::read_to_string(path).unwrap();
         let before: Vec<String> = files(&questions.dir).iter().map(|p| answers(p)).collect();

@@ -79,6 +79,27 @@ pub struct Branch {
     pub of: usize,
 }
 
+/// What a run of [`ask`] tells its caller as it goes.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress<'r> {
+    /// The search of one position of the split begins: the position after `moves` (in the
+    /// board's notation), at `place` below the start. Most end at once; one of hours is the
+    /// one that began last.
+    Searching {
+        /// The moves from the empty board.
+        moves: &'r str,
+        /// Where the position lies in the split, ply by ply.
+        place: &'r [Branch],
+    },
+    /// An answer was found and kept (appended to the run's CSV), at `place` below the start.
+    Answered {
+        /// The answer as kept.
+        row: &'r AnswerRow,
+        /// Where the answered position lies in the split, ply by ply.
+        place: &'r [Branch],
+    },
+}
+
 /// How a question is split and kept.
 #[derive(Clone, Copy, Debug)]
 pub struct Split<'a> {
@@ -155,8 +176,8 @@ pub struct Asked {
 /// asking the solver about the positions that deep (null-window searches) only as the answer
 /// needs them, within the split's time; at each position a move that the answers kept settle
 /// alone is taken before any search, wherever it stands in the order. Answers are read from
-/// the split's CSVs and appended to its own; `on_answer` is told each new one, with its place
-/// below the start ([`Branch`], ply by ply). The other CSVs are looked at again while the run
+/// the split's CSVs and appended to its own; `on_progress` is told of each search as it
+/// begins and each new answer ([`Progress`]). The other CSVs are looked at again while the run
 /// goes on (at most every `split.reread`), and answers written to them since are used.
 ///
 /// # Errors
@@ -168,7 +189,7 @@ pub fn ask(
     question: Question,
     split: &Split<'_>,
     solver: &mut Solver,
-    on_answer: &mut dyn FnMut(&AnswerRow, &[Branch]),
+    on_progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<Asked, ExportError> {
     let store = Store::<AnswerRow>::open(split.answers)?;
     let board = question.rules.to_string();
@@ -194,7 +215,7 @@ pub fn ask(
         memo: HashMap::new(),
         store,
         solver,
-        on_answer,
+        on_progress,
         path: Vec::new(),
         asked: Asked::default(),
         failed: None,
@@ -290,7 +311,7 @@ struct Asker<'a> {
     memo: HashMap<(String, i32), bool>,
     store: Store<AnswerRow>,
     solver: &'a mut Solver,
-    on_answer: &'a mut dyn FnMut(&AnswerRow, &[Branch]),
+    on_progress: &'a mut dyn FnMut(Progress<'_>),
     /// The place of the position under way, ply by ply.
     path: Vec<Branch>,
     asked: Asked,
@@ -461,6 +482,11 @@ impl Asker<'_> {
             Some(deadline) => Budget::time(deadline.checked_duration_since(Instant::now())?),
             None => Budget::UNLIMITED,
         };
+        let moves = notation::format(self.rules, moves);
+        (self.on_progress)(Progress::Searching {
+            moves: &moves,
+            place: &self.path,
+        });
         let (start, before) = (Instant::now(), self.solver.nodes());
         let Some(above) = self.solver.limited(left, |s| s.above(pos, probe)) else {
             // Said to the user: a run cut short in its first search has found nothing, yet
@@ -472,7 +498,7 @@ impl Asker<'_> {
         let row = AnswerRow {
             board: self.rules.to_string(),
             key,
-            moves: notation::format(self.rules, moves),
+            moves,
             probe,
             above,
             nodes: self.solver.nodes() - before,
@@ -485,7 +511,10 @@ impl Asker<'_> {
         self.asked.searched += 1;
         self.asked.nodes += row.nodes;
         self.asked.seconds += row.seconds;
-        (self.on_answer)(&row, &self.path);
+        (self.on_progress)(Progress::Answered {
+            row: &row,
+            place: &self.path,
+        });
         self.remember(row);
         Some(above)
     }

@@ -1,4 +1,4 @@
-//! A group's stretch of row packed into one `u128`: two bits a cell from the least significant
+//! A group's stretch of row packed into 128 bits: two bits a cell from the least significant
 //! end ([`super::EMPTY`], [`LEFT`], [`RIGHT`], [`WALL`]) and the length in the top byte.
 //!
 //! Every move the sums search makes cuts its row into stretches, looks each one up and keeps

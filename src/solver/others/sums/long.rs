@@ -27,29 +27,40 @@ pub(super) struct Split {
 }
 
 /// Whether the side to move wins each split position searched, with Left to move or not.
+/// One map for each side to move (Left's second), so that a lookup borrows the position
+/// rather than copying it into a key.
 #[derive(Default)]
 pub(super) struct SplitMemo {
-    newer: FxHashMap<(Split, bool), bool>,
-    older: FxHashMap<(Split, bool), bool>,
+    newer: [FxHashMap<Split, bool>; 2],
+    older: [FxHashMap<Split, bool>; 2],
 }
 
 impl SplitMemo {
     /// The results remembered.
     pub(super) fn len(&self) -> usize {
-        self.newer.len() + self.older.len()
+        self.newer_len() + self.older.iter().map(FxHashMap::len).sum::<usize>()
     }
 
-    fn get(&self, key: &(Split, bool)) -> Option<bool> {
-        self.newer.get(key).or_else(|| self.older.get(key)).copied()
+    fn newer_len(&self) -> usize {
+        self.newer.iter().map(FxHashMap::len).sum()
+    }
+
+    /// Whether the side to move (Left when `left`) wins `pos`, if remembered.
+    fn get(&self, pos: &Split, left: bool) -> Option<bool> {
+        let side = usize::from(left);
+        self.newer[side]
+            .get(pos)
+            .or_else(|| self.older[side].get(pos))
+            .copied()
     }
 
     /// Remembers a result, first moving the newer generation to the older one (forgetting
     /// that) when the newer one holds `generation` results.
-    fn insert(&mut self, key: (Split, bool), wins: bool, generation: usize) {
-        if self.newer.len() >= generation {
+    fn insert(&mut self, pos: Split, left: bool, wins: bool, generation: usize) {
+        if self.newer_len() >= generation {
             self.older = std::mem::take(&mut self.newer);
         }
-        self.newer.insert(key, wins);
+        self.newer[usize::from(left)].insert(pos, wins);
     }
 }
 
@@ -74,8 +85,7 @@ impl MisereSums {
         if pos.long.is_empty() {
             return Some(self.wins_first(pos.short, left));
         }
-        let key = (pos.clone(), left);
-        if let Some(known) = self.splits.get(&key) {
+        if let Some(known) = self.splits.get(pos, left) {
             return Some(known);
         }
         if self.must_stop() {
@@ -84,7 +94,7 @@ impl MisereSums {
         let parts = pos.short != Games::ZERO || pos.long.len() > 1;
         if parts && let Some(wins) = self.by_parts(pos, left)? {
             let generation = self.split_generation();
-            self.splits.insert(key, wins, generation);
+            self.splits.insert(pos.clone(), left, wins, generation);
             return Some(wins);
         }
         self.nodes += 1;
@@ -95,10 +105,9 @@ impl MisereSums {
             (longest.max().unwrap_or(0), child.long.len())
         });
         // A child already known lost for the other side wins at once, wherever it stands.
-        let mut wins = children.iter().any(|child| {
-            let key = (child.clone(), !left);
-            self.splits.get(&key) == Some(false)
-        });
+        let mut wins = children
+            .iter()
+            .any(|child| self.splits.get(child, !left) == Some(false));
         if !wins {
             for child in &children {
                 if !self.split_mover_wins(child, !left)? {
@@ -108,7 +117,7 @@ impl MisereSums {
             }
         }
         let generation = self.split_generation();
-        self.splits.insert(key, wins, generation);
+        self.splits.insert(pos.clone(), left, wins, generation);
         Some(wins)
     }
 

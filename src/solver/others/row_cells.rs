@@ -11,6 +11,15 @@ pub(super) fn distinct_moves(piece: &[u8]) -> usize {
     }
 }
 
+/// Whether the disc at `ring[at]` is in a line of `k` discs of its colour around the ring.
+pub(super) fn ring_line_through(ring: &[u8], at: usize, k: usize) -> bool {
+    let w = ring.len();
+    let same = |i: usize| ring[i % w] == ring[at];
+    let left = (1..w).take_while(|&d| same(at + w - d)).count();
+    let right = (1..w).take_while(|&d| same(at + d)).count();
+    k <= w && (1 + left + right).min(w) >= k
+}
+
 /// The key of a ring: the smallest of its rotations and reflections packed two bits a cell
 /// (the cell's code plus one) from the most significant end. Rings of up to 64 cells fit, and
 /// two rings share a key exactly when one turns into the other: every cell packs as a non-zero

@@ -44,7 +44,7 @@ use crate::engine::rules::{Rules, Variant};
 
 use crate::solver::Budget;
 use crate::solver::bounds::pairing::{self, EMPTY, MINE, THEIRS};
-use crate::solver::others::row_cells::{distinct_moves, ring_key};
+use crate::solver::others::row_cells::{distinct_moves, ring_key, ring_line_through};
 use crate::solver::others::sums::{self, MisereSums};
 use crate::solver::score::{Score, Value};
 
@@ -514,7 +514,7 @@ impl StripSolver {
         for at in (0..ring.len()).filter(|&at| ring[at] == EMPTY) {
             let mut child = ring.to_vec();
             child[at] = MINE;
-            let score = if self.ring_makes_line(&child, at) {
+            let score = if ring_line_through(&child, at, self.k) {
                 match self.variant {
                     Variant::Normal => 1,
                     Variant::Misere => -1,
@@ -550,16 +550,6 @@ impl StripSolver {
         let entry = self.ring_memo.entry(key).or_insert((-1, 1));
         *entry = (entry.0.max(bounds.0), entry.1.min(bounds.1));
         Some(best)
-    }
-
-    /// Whether a disc of the side to move at `ring[at]` (already placed) completes a line
-    /// around the ring.
-    fn ring_makes_line(&self, ring: &[u8], at: usize) -> bool {
-        let w = ring.len();
-        let mine = |i: usize| ring[i % w] == MINE;
-        let left = (1..w).take_while(|&d| mine(at + w - d)).count();
-        let right = (1..w).take_while(|&d| mine(at + d)).count();
-        self.k <= w && (1 + left + right).min(w) >= self.k
     }
 
     /// The positions one move away from `form`, each with its sign when the move ends the game

@@ -39,7 +39,7 @@ use long::SplitMemo;
 use stretch::{MAX_STRETCH, Stretch, open};
 
 use crate::engine::rules::{Rules, Variant};
-use crate::solver::others::row_cells::ring_key;
+use crate::solver::others::row_cells::{ring_key, ring_line_through};
 
 /// Groups with more empty cells than this are searched rather than valued (see [`long`]):
 /// the fastest of 8, 10, 12 and 14 on the misère k = 3 ring of 27 cells (`docs/solver.md`).
@@ -250,7 +250,7 @@ impl MisereSums {
             let mut child = ring.to_vec();
             child[at] = disc;
             let child_key = ring_key(&child);
-            if self.ring_makes_line(&child, at) || seen.contains(&child_key) {
+            if ring_line_through(&child, at, self.k) || seen.contains(&child_key) {
                 continue;
             }
             seen.push(child_key);
@@ -266,28 +266,6 @@ impl MisereSums {
         }
         self.rings.insert(key, wins);
         Some(wins)
-    }
-
-    /// Whether the disc at `ring[at]` completes a line around the ring.
-    fn ring_makes_line(&self, ring: &[u8], at: usize) -> bool {
-        let (n, k) = (ring.len(), self.k);
-        if k > n {
-            return false;
-        }
-        let disc = ring[at];
-        // The run of the same discs on each side, counted up to k - 1.
-        let mut run = 1;
-        for step in [1, n - 1] {
-            let mut i = at;
-            for _ in 1..k {
-                i = (i + step) % n;
-                if ring[i] != disc {
-                    break;
-                }
-                run += 1;
-            }
-        }
-        run >= k
     }
 
     /// The groups of the ring's empty cells, each as its stretch, trimmed ([`Stretch::trimmed`]);

@@ -36,7 +36,7 @@ use std::time::Instant;
 
 use games::{GameId, Games};
 use long::SplitMemo;
-use stretch::{MAX_STRETCH, Stretch, open};
+use stretch::{MAX_STRETCH, Stretch};
 
 use crate::engine::rules::{Rules, Variant};
 use crate::solver::others::row_cells::{ring_key, ring_line_through};
@@ -337,6 +337,21 @@ impl MisereSums {
             open((start..start + k).map(|i| ring[if i >= n { i - n } else { i }]))
         })
     }
+}
+
+/// Whether a window holding `cells` could still become a line: it holds no wall and not discs
+/// of both players.
+pub(crate) fn open(cells: impl Iterator<Item = u8>) -> bool {
+    let (mut left, mut right) = (false, false);
+    for cell in cells {
+        match cell {
+            LEFT => left = true,
+            RIGHT => right = true,
+            WALL => return false,
+            _ => {}
+        }
+    }
+    !(left && right)
 }
 
 #[cfg(test)]

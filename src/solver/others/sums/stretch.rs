@@ -1,12 +1,10 @@
 //! A group's stretch of row packed into 128 bits: two bits a cell from the least significant
-//! end ([`super::EMPTY`], [`LEFT`], [`RIGHT`], [`WALL`]) and the length in the top byte.
+//! end ([`super::EMPTY`], [`super::LEFT`], [`super::RIGHT`], [`super::WALL`]) and the length in the top byte.
 //!
 //! Every move the sums search makes cuts its row into stretches, looks each one up and keeps
 //! the long ones in the searched positions' keys, so a stretch is a plain value here: made and
 //! trimmed with word operations, never a vector to allocate and free (the measurements are
 //! in `docs/solver.md`).
-
-use super::{LEFT, RIGHT, WALL};
 
 /// The longest stretch a [`Stretch`] holds (its cells take the 120 bits below the length).
 pub(crate) const MAX_STRETCH: usize = 60;
@@ -265,28 +263,13 @@ fn swap_pairs(bits: u128) -> u128 {
     (bits & LOW_BITS) << 1 | (bits >> 1 & LOW_BITS)
 }
 
-/// Whether a window holding `cells` could still become a line: it holds no wall and not discs
-/// of both players.
-pub(crate) fn open(cells: impl Iterator<Item = u8>) -> bool {
-    let (mut left, mut right) = (false, false);
-    for cell in cells {
-        match cell {
-            LEFT => left = true,
-            RIGHT => right = true,
-            WALL => return false,
-            _ => {}
-        }
-    }
-    !(left && right)
-}
-
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
 
     use super::*;
     use crate::solver::others::row_cells::distinct_moves;
-    use crate::solver::others::sums::EMPTY;
+    use crate::solver::others::sums::{EMPTY, LEFT, RIGHT, WALL, open};
 
     /// What trimming does, cell by cell on a vector: the word operations are checked against it.
     fn trimmed_cell_by_cell(mut cells: Vec<u8>, k: usize) -> Vec<u8> {

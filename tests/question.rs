@@ -114,6 +114,83 @@ fn every_answer_agrees_with_brute_force() {
     }
 }
 
+/// Scouting (capped searches first, near the split's depth) changes which pieces are searched,
+/// never an answer: every question on small boards, with caps from one node up, has the answer
+/// brute force gives, every answer written holds for its position, and the searches that
+/// passed the cap are counted and wrote nothing.
+#[test]
+fn scouting_changes_no_answer() {
+    let boards = [
+        (3, 4, 3, Variant::Normal),
+        (3, 4, 3, Variant::Misere),
+        (4, 4, 4, Variant::Misere),
+        (3, 5, 3, Variant::Normal),
+    ];
+    let mut capped = 0;
+    for (k, width, height, variant) in boards {
+        let rules = Rules::new(k, width, height, variant).unwrap();
+        let score = brute_score(rules, "");
+        for (player, by_ply, depth, cap) in scouted_questions(rules.cells()) {
+            // A fresh solver each time, so that no table entry a capped search left behind
+            // hides a search from the next question.
+            let mut solver = Solver::new(Mib(16));
+            let path = fresh(&format!("scout-{rules}-{player}-{by_ply}-{depth}-{cap}"));
+            let question = Question {
+                rules,
+                player,
+                by_ply,
+            };
+            let split = Split {
+                scout: Some(cap),
+                ..Split::new(depth, &path)
+            };
+            let (mut begun, mut rows) = (0, Vec::new());
+            let asked = ask(
+                question,
+                &split,
+                &mut solver,
+                &mut |progress| match progress {
+                    Progress::Searching { .. } => begun += 1,
+                    Progress::Answered { row, .. } => rows.push(row.clone()),
+                },
+            )
+            .unwrap();
+            let said = format!("{rules}: {player} by {by_ply}, depth {depth}, cap {cap}");
+            let expected = wins_by(rules, score, player, by_ply);
+            assert_eq!(asked.answer, Some(expected), "{said}");
+            assert_eq!(begun, rows.len() + asked.capped, "{said}");
+            assert_eq!(asked.searched, rows.len(), "{said}");
+            for row in &rows {
+                assert_eq!(
+                    brute_score(rules, &row.moves) > row.probe,
+                    row.above,
+                    "{said}"
+                );
+            }
+            capped += asked.capped;
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+    // The caps were small enough to stop searches, so that the test reaches the second pass.
+    assert!(capped > 100, "{capped} searches passed the cap");
+}
+
+/// Every player, ply, depth (2 and 3) and scouting cap (1, 30 and 1,000 nodes) asked about a
+/// board of `cells` cells.
+fn scouted_questions(cells: u32) -> Vec<(Player, u32, u32, u64)> {
+    let mut all = Vec::new();
+    for player in [Player::P1, Player::P2] {
+        for by_ply in 1..=cells {
+            for depth in [2, 3] {
+                for cap in [1, 30, 1000] {
+                    all.push((player, by_ply, depth, cap));
+                }
+            }
+        }
+    }
+    all
+}
+
 /// Helper threads change node counts, never answers. Helpers join searches of positions with
 /// at least 24 empty cells, so the boards are larger than brute force reaches: the answers of
 /// a two-thread solver, split 0 and 1 plies deep, are held against the exact value a

@@ -81,6 +81,16 @@ pub struct Args {
         requires = "questions"
     )]
     split_depth: u32,
+    /// Scout the questions' choices with searches of at most this many nodes (1 to 10^15; see
+    /// `connectk question --help`): a move settled cheaply is taken before one earlier in the
+    /// order whose pieces take far longer. Default: no scouting.
+    #[arg(
+        long,
+        value_name = "NODES",
+        requires = "questions",
+        value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000_000)
+    )]
+    scout_nodes: Option<u64>,
 }
 
 /// The files an annulus run writes beside run.json.
@@ -116,6 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 questions: args.questions.map(|dir| Questions {
                     dir,
                     depth: args.split_depth,
+                    scout: args.scout_nodes,
                 }),
             },
             &args.out,

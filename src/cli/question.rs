@@ -76,6 +76,14 @@ pub struct Args {
     /// depend on it; node counts do, and vary from run to run above 1.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,
+    /// Scout with searches of at most this many nodes (1 to 10^15): one or two plies above
+    /// --depth, every move is first tried with the searches below it capped, and only the
+    /// moves left open are tried again without the cap, so that the side needing one good move
+    /// takes one settled cheaply rather than the first in the order, whose pieces may take far
+    /// longer. A capped search that passes the cap keeps no answer (the verdict line counts
+    /// them). Capped searches run on one thread. Default: no scouting.
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000_000))]
+    scout_nodes: Option<u64>,
     /// The open.csv of a `sizes` run that tried this board: once answered, the answer is
     /// added to it as a new attempt with the narrower range of lengths (refused where it
     /// contradicts the attempt there), and the next `sizes` run goes on from it.
@@ -126,6 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         known: &args.known,
         known_dir: args.known_dir.as_deref(),
         time,
+        scout: args.scout_nodes,
         ..Split::new(args.depth, &args.answers)
     };
     let asked = ask(question, &split, &mut solver, &mut print_answer)?;
@@ -184,9 +193,16 @@ fn print_verdict(args: &Args, rules: Rules, asked: &Asked) -> std::io::Result<()
         ),
         Some(_) => String::new(),
     };
+    let capped = match asked.capped {
+        0 => String::new(),
+        n => format!(
+            "; {n} scouting searches passed the cap and kept no answer ({} nodes, {:.0} s)",
+            asked.capped_nodes, asked.capped_seconds
+        ),
+    };
     outln!(
         "does {} win {rules}{after} by ply {}? {verdict}: {} answers found now ({} nodes, \
-         {:.0} s), {} read from {}{others}{dropped}",
+         {:.0} s), {} read from {}{others}{dropped}{capped}",
         args.player,
         args.by_ply,
         asked.searched,

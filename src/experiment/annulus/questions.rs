@@ -28,6 +28,9 @@ pub struct Questions {
     pub dir: PathBuf,
     /// Plies from the empty board at which the questions are split into searches.
     pub depth: u32,
+    /// The scouting cap of the questions' searches, in nodes (none: no scouting; see
+    /// [`Split::scout`]).
+    pub scout: Option<u64>,
 }
 
 impl Questions {
@@ -60,6 +63,7 @@ impl Questions {
             time: effort
                 .deadline
                 .map(|d| d.saturating_duration_since(Instant::now())),
+            scout: self.scout,
             ..Split::new(self.depth, &own)
         };
         let asked = Question {
@@ -196,6 +200,7 @@ mod tests {
         let questions = Questions {
             dir: out.join("questions"),
             depth: 3,
+            scout: None,
         };
         let sweep = Annulus {
             grid: Some(Grid {
@@ -274,6 +279,7 @@ mod tests {
         let questions = Questions {
             dir: dir.clone(),
             depth: 2,
+            scout: None,
         };
         let board = Board {
             topology: crate::engine::rules::Topology::Cylinder,
@@ -299,6 +305,7 @@ mod tests {
         let questions = Questions {
             dir: dir.clone(),
             depth: 3,
+            scout: None,
         };
         let board = Board {
             topology: crate::engine::rules::Topology::Cylinder,

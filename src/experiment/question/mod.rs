@@ -124,6 +124,13 @@ pub struct Split<'a> {
     pub reread: Duration,
     /// The time for the whole run (none: no limit).
     pub time: Option<Duration>,
+    /// Scouting: a cap in search nodes (none: no scouting). At a position one or two plies
+    /// above the depth, every move is first tried with the searches below it capped, and only
+    /// the moves that left open are tried again without the cap. The side that needs one good
+    /// move then takes one settled cheaply rather than the first in the order, whose pieces
+    /// may take many times as long. A capped search that passes the cap keeps nothing but
+    /// what the solver's table learned (counted in [`Asked::capped`]).
+    pub scout: Option<u64>,
 }
 
 /// The least time between two looks at the other runs' answers by default: a look costs a
@@ -142,6 +149,7 @@ impl<'a> Split<'a> {
             known_dir: None,
             reread: REREAD,
             time: None,
+            scout: None,
         }
     }
 }
@@ -167,6 +175,13 @@ pub struct Asked {
     pub dropped_nodes: u64,
     /// Its time in seconds until the deadline stopped it.
     pub dropped_seconds: f64,
+    /// Scouting searches that passed the cap ([`Split::scout`]), each asked without it later if
+    /// the answer needed it.
+    pub capped: usize,
+    /// Their nodes, up to the cap.
+    pub capped_nodes: u64,
+    /// Their time in seconds.
+    pub capped_seconds: f64,
     /// Files of answers read besides the run's own (given, and found in the folder by the
     /// run's end).
     pub known_files: usize,
@@ -217,6 +232,8 @@ pub fn ask(
         solver,
         on_progress,
         path: Vec::new(),
+        scout: split.scout,
+        capped: HashSet::new(),
         asked: Asked::default(),
         failed: None,
     };
@@ -233,9 +250,9 @@ pub fn ask(
     let win = win_at(question.rules.cells(), question.by_ply);
     let mut moves = split.start.to_vec();
     let answer = if root.to_move() == question.player {
-        asker.above(&root, &mut moves, win - 1)
+        asker.answer(&root, &mut moves, win - 1)
     } else {
-        asker.above(&root, &mut moves, -win).map(|above| !above)
+        asker.answer(&root, &mut moves, -win).map(|above| !above)
     };
     if let Some(e) = asker.failed {
         return Err(e);
@@ -293,6 +310,21 @@ fn check_board(path: &Path, rows: &[AnswerRow], board: &str) -> Result<(), Expor
     }
 }
 
+/// Plies above the split's depth within which positions are scouted ([`Split::scout`]): the
+/// choice of a move whose pieces are one or two plies below. Higher up, a capped pass would
+/// walk a large part of the question before any piece is searched in full, and a rerun would
+/// repeat every capped search it made, which is not kept.
+const SCOUTED_PLIES: u32 = 2;
+
+/// What a look at a position found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Look {
+    /// Whether its score is above the probe.
+    Answer(bool),
+    /// A search below it passed the scouting cap and left the answer open.
+    Capped,
+}
+
 /// The state of one run.
 struct Asker<'a> {
     rules: Rules,
@@ -314,6 +346,11 @@ struct Asker<'a> {
     on_progress: &'a mut dyn FnMut(Progress<'_>),
     /// The place of the position under way, ply by ply.
     path: Vec<Branch>,
+    /// The cap of a scouting search, in nodes (`None`: no scouting; see [`Split::scout`]).
+    scout: Option<u64>,
+    /// The positions (and probes) whose search passed the scouting cap: not searched capped
+    /// again.
+    capped: HashSet<(String, i32)>,
     asked: Asked,
     failed: Option<ExportError>,
 }
@@ -321,18 +358,34 @@ struct Asker<'a> {
 impl Asker<'_> {
     /// Whether the score of `pos` (reached by `moves`) is above `probe`; `None` when the time
     /// ran out (or a write failed) before it was known.
-    fn above(&mut self, pos: &Position, moves: &mut Vec<Column>, probe: Score) -> Option<bool> {
+    fn answer(&mut self, pos: &Position, moves: &mut Vec<Column>, probe: Score) -> Option<bool> {
+        match self.above(pos, moves, probe, false)? {
+            Look::Answer(answer) => Some(answer),
+            Look::Capped => unreachable!("a look without the cap settles every position"),
+        }
+    }
+
+    /// Whether the score of `pos` (reached by `moves`) is above `probe`, with every search
+    /// within the scouting cap when `scouting` ([`Look::Capped`] when one passed it and left
+    /// the answer open); `None` when the time ran out (or a write failed) before it was known.
+    fn above(
+        &mut self,
+        pos: &Position,
+        moves: &mut Vec<Column>,
+        probe: Score,
+        scouting: bool,
+    ) -> Option<Look> {
         self.learn()?;
         let mut used = 0;
         let key = match self.answered(pos, probe, &mut used) {
             Ok(answer) => {
                 self.asked.reused += used;
-                return Some(answer);
+                return Some(Look::Answer(answer));
             }
             Err(key) => key,
         };
         if moves.len() as u32 >= self.depth {
-            return self.search(pos, moves, key);
+            return self.search(pos, moves, key, scouting);
         }
         // Above the probe exactly when some move leaves the opponent at or below its
         // negation. Mirror images of a position ask the same question: one is enough.
@@ -355,24 +408,64 @@ impl Asker<'_> {
             if self.kept(child, -probe - 1, plies, &mut used) == Some(false) {
                 self.asked.reused += used;
                 self.memo.insert(key, true);
-                return Some(true);
+                return Some(Look::Answer(true));
             }
         }
-        let mut answer = false;
+        // Near the split's depth, with a cap, every move is first tried with capped searches
+        // below it: a move settled cheaply is found before one earlier in the order whose
+        // pieces take hours. Capped mode is not nested: the moves below are tried once each.
+        let scout_here = !scouting
+            && self.scout.is_some()
+            && children.len() > 1
+            && self.depth - moves.len() as u32 <= SCOUTED_PLIES;
+        let passes: &[bool] = match (scouting, scout_here) {
+            (true, _) => &[true],
+            (false, true) => &[true, false],
+            (false, false) => &[false],
+        };
+        let look = self.first_refuted(&children, moves, probe, passes)?;
+        if let Look::Answer(answer) = look {
+            self.memo.insert(key, answer);
+        }
+        Some(look)
+    }
+
+    /// Whether one of `children` (each a move and the position it leads to, from the position
+    /// reached by `moves`) leaves the opponent at or below `-probe - 1`, trying them in order
+    /// once a pass (capped searches in a pass marked `true`; a later pass tries only the moves
+    /// an earlier one left open); [`Look::Capped`] when a capped pass left one open and no
+    /// later pass settled it. `None` when the time ran out or a write failed.
+    fn first_refuted(
+        &mut self,
+        children: &[(Column, Position)],
+        moves: &mut Vec<Column>,
+        probe: Score,
+        passes: &[bool],
+    ) -> Option<Look> {
         let of = children.len();
-        for (i, (column, child)) in children.into_iter().enumerate() {
-            self.path.push(Branch { tried: i + 1, of });
-            moves.push(column);
-            let child_above = self.above(&child, moves, -probe - 1);
-            moves.pop();
-            self.path.pop();
-            if !child_above? {
-                answer = true;
-                break;
+        let mut open: Vec<usize> = (0..of).collect();
+        for &capped in passes {
+            let mut left_open = Vec::new();
+            for i in open {
+                let (column, child) = &children[i];
+                self.path.push(Branch { tried: i + 1, of });
+                moves.push(*column);
+                let look = self.above(child, moves, -probe - 1, capped);
+                moves.pop();
+                self.path.pop();
+                match look? {
+                    Look::Answer(false) => return Some(Look::Answer(true)),
+                    Look::Answer(true) => {}
+                    Look::Capped => left_open.push(i),
+                }
             }
+            open = left_open;
         }
-        self.memo.insert(key, answer);
-        Some(answer)
+        Some(if open.is_empty() {
+            Look::Answer(false)
+        } else {
+            Look::Capped
+        })
     }
 
     /// Takes the answers the other runs wrote since the last look, when one is due; `None`
@@ -471,16 +564,22 @@ impl Asker<'_> {
     }
 
     /// The answer for the position `pos` at the split's depth, by a null-window search within
-    /// the time left, whose answer is appended to the CSV.
+    /// the time left (and the scouting cap when `scouting`), whose answer is appended to the
+    /// CSV; [`Look::Capped`] when the search passed the cap.
     fn search(
         &mut self,
         pos: &Position,
         moves: &[Column],
         (key, probe): (String, i32),
-    ) -> Option<bool> {
-        let left = match self.deadline {
-            Some(deadline) => Budget::time(deadline.checked_duration_since(Instant::now())?),
-            None => Budget::UNLIMITED,
+        scouting: bool,
+    ) -> Option<Look> {
+        let cap = self.scout.filter(|_| scouting);
+        if cap.is_some() && self.capped.contains(&(key.clone(), probe)) {
+            return Some(Look::Capped);
+        }
+        let time = match self.deadline {
+            Some(deadline) => Some(deadline.checked_duration_since(Instant::now())?),
+            None => None,
         };
         let moves = notation::format(self.rules, moves);
         (self.on_progress)(Progress::Searching {
@@ -488,11 +587,20 @@ impl Asker<'_> {
             place: &self.path,
         });
         let (start, before) = (Instant::now(), self.solver.nodes());
-        let Some(above) = self.solver.limited(left, |s| s.above(pos, probe)) else {
+        let budget = Budget { nodes: cap, time };
+        let Some(above) = self.solver.limited(budget, |s| s.above(pos, probe)) else {
+            let (nodes, seconds) = (self.solver.nodes() - before, start.elapsed().as_secs_f64());
+            if cap.is_some() && self.deadline.is_none_or(|d| Instant::now() < d) {
+                self.asked.capped += 1;
+                self.asked.capped_nodes += nodes;
+                self.asked.capped_seconds += seconds;
+                self.capped.insert((key, probe));
+                return Some(Look::Capped);
+            }
             // Said to the user: a run cut short in its first search has found nothing, yet
             // spent its time.
-            self.asked.dropped_nodes = self.solver.nodes() - before;
-            self.asked.dropped_seconds = start.elapsed().as_secs_f64();
+            self.asked.dropped_nodes = nodes;
+            self.asked.dropped_seconds = seconds;
             return None;
         };
         let row = AnswerRow {
@@ -516,7 +624,7 @@ impl Asker<'_> {
             place: &self.path,
         });
         self.remember(row);
-        Some(above)
+        Some(Look::Answer(above))
     }
 }
 

@@ -215,9 +215,11 @@ check_annulus() {
     without_column "$tmp/local/annulus/annulus.csv" seconds >"$tmp/annulus-local.csv"
     same "annulus.csv (but for seconds)" "$tmp/annulus-slurm.csv" "$tmp/annulus-local.csv"
     # Again with limits no search fits in, so that the boards are settled by split questions
-    # kept in one folder the four tasks share: the same outcome for every board.
+    # kept in one folder the four tasks share (scouting with a small cap, as the ring of 35
+    # cells was run): the same outcome for every board.
     ANNULUS_STRONG_NODES=2 ANNULUS_WEAK_NODES=2 ANNULUS_QUESTIONS=annulus-q/questions \
-        ANNULUS_SPLIT_DEPTH=3 ANNULUS_OUT=annulus-q run_family annulus-questions \
+        ANNULUS_SPLIT_DEPTH=3 ANNULUS_SCOUT_NODES=20 ANNULUS_OUT=annulus-q \
+        run_family annulus-questions \
         annulus-36.sbatch "connectk merge --out annulus-q annulus-q/annulus.shard-*-of-4.csv"
     cut -d, -f1-5,8 "$tmp/slurm/annulus-q/annulus.csv" >"$tmp/annulus-questions.csv"
     cut -d, -f1-5,8 "$tmp/local/annulus/annulus.csv" >"$tmp/annulus-outcomes.csv"

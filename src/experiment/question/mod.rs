@@ -414,14 +414,13 @@ impl Asker<'_> {
         // Near the split's depth, with a cap, every move is first tried with capped searches
         // below it: a move settled cheaply is found before one earlier in the order whose
         // pieces take hours. Capped mode is not nested: the moves below are tried once each.
-        let scout_here = !scouting
-            && self.scout.is_some()
-            && children.len() > 1
-            && self.depth - moves.len() as u32 <= SCOUTED_PLIES;
-        let passes: &[bool] = match (scouting, scout_here) {
-            (true, _) => &[true],
-            (false, true) => &[true, false],
-            (false, false) => &[false],
+        let near = self.depth - moves.len() as u32 <= SCOUTED_PLIES;
+        let passes: &[bool] = if scouting {
+            &[true]
+        } else if self.scout.is_some() && near && children.len() > 1 {
+            &[true, false]
+        } else {
+            &[false]
         };
         let look = self.first_refuted(&children, moves, probe, passes)?;
         if let Look::Answer(answer) = look {

@@ -82,7 +82,11 @@ pub struct Args {
     /// takes one settled cheaply rather than the first in the order, whose pieces may take far
     /// longer. A capped search that passes the cap keeps no answer (the verdict line counts
     /// them). Capped searches run on one thread. Default: no scouting.
-    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000_000))]
+    #[arg(
+        long,
+        value_name = "NODES",
+        value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000_000)
+    )]
     scout_nodes: Option<u64>,
     /// The open.csv of a `sizes` run that tried this board: once answered, the answer is
     /// added to it as a new attempt with the narrower range of lengths (refused where it

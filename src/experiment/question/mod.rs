@@ -126,7 +126,7 @@ pub struct Split<'a> {
     pub time: Option<Duration>,
     /// Scouting: a cap in search nodes (none: no scouting). At a position one or two plies
     /// above the depth, every move is first tried with the searches below it capped, and only
-    /// the moves that left open are tried again without the cap. The side that needs one good
+    /// the moves it left open are tried again without the cap. The side that needs one good
     /// move then takes one settled cheaply rather than the first in the order, whose pieces
     /// may take many times as long. A capped search that passes the cap keeps nothing but
     /// what the solver's table learned (counted in [`Asked::capped`]).

@@ -341,7 +341,7 @@ impl MisereSums {
 
 /// Whether a window holding `cells` could still become a line: it holds no wall and not discs
 /// of both players.
-pub(crate) fn open(cells: impl Iterator<Item = u8>) -> bool {
+fn open(cells: impl Iterator<Item = u8>) -> bool {
     let (mut left, mut right) = (false, false);
     for cell in cells {
         match cell {

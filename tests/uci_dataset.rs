@@ -84,9 +84,8 @@ fn run_sample(selection: Selection, what: &str, at_least: usize) {
 /// 1,024 positions: eight runs of 128 consecutive lines, one run every 8,445 lines (lines
 /// 1-128, 8,446-8,573, ..., 59,116-59,243), so that the sample spans the whole file while each
 /// worker's table serves neighbouring positions, which share many subtrees. (The whole file is
-/// checked by `experiments/uci-dataset-full.json`; these samples guard against regressions
-/// within CI's time: on the 2-core development VM of 2 December 2026 the two took 138 s and
-/// 170 s at 2,048 positions each.)
+/// checked by `experiments/uci-dataset-full.json`; these two samples are sized to guard
+/// against regressions within CI's time.)
 #[test]
 #[cfg_attr(
     not(uci_data),
@@ -102,9 +101,7 @@ fn weak_solver_agrees_with_1024_lines_of_the_uci_connect_4_data_set() {
     run_sample(runs, "eight runs of 128 lines", 1_024);
 }
 
-/// Every 66th line: 1,024 positions with nothing shared between neighbours (about 140 ms of
-/// CPU each on the development VM of 2 December 2026; `results/uci-dataset-sample/` has the
-/// figures of another machine).
+/// Every 66th line: 1,024 positions with nothing shared between neighbours.
 #[test]
 #[cfg_attr(
     not(uci_data),

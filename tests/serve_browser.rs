@@ -979,10 +979,11 @@ async fn history_filled(client: &Client) {
 /// The figures of `docs/page.md`: from a click to the bot's answer and to every column's
 /// settled value, on 7x6 under both rules at plies 0 to 21 against `perfect` (each side once),
 /// and on standard Quarto against `perfect`, on a server as `connectk serve` starts by default
-/// (the opening books of `books/`, 2 s per search). Minutes long, so run on request:
+/// (the opening books of `books/`, 2 s per search). A measurement that asserts nothing and
+/// takes minutes, so CI skips it and it runs on request:
 /// `cargo test --release --test serve serve_browser::timings -- --ignored --nocapture`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore]
+#[ignore = "a measurement, not a check: run on request"]
 async fn timings() {
     let Some((chromium, chromedriver)) = tools() else {
         return;

@@ -705,6 +705,7 @@ impl Solver {
     /// Whether the score of `pos` for its side to move is above `probe`: one null-window
     /// search (none for a finished game). Inside [`Solver::limited`], an answer after the
     /// budget ran out means nothing.
+    #[cfg(feature = "experiments")]
     pub(crate) fn above(&mut self, pos: &Position, probe: Score) -> bool {
         // Questions about the outcome alone go to the one-row solver where it applies (on a
         // misère row it asks the sums of games whether the closer wins, and nothing else).
@@ -725,12 +726,14 @@ impl Solver {
     /// value no score of `pos` stands for): one null-window search. With a move that keeps
     /// `value` (as each step of [`Solver::line_keeping`] finds) it makes `value` the
     /// position's own, which a line going on from a start read from a file needs checked.
+    #[cfg(feature = "experiments")]
     pub(crate) fn no_better_than(&mut self, pos: &Position, value: Value) -> bool {
         Self::score_of(pos, value).is_some_and(|score| !self.above(pos, score))
     }
 
     /// The legal moves of `pos` (not over), reached by the move `last`, in the order the
     /// search tries them (see `Search::move_order`).
+    #[cfg(feature = "experiments")]
     pub(crate) fn move_order(&mut self, pos: &Position, last: Option<Column>) -> Vec<Column> {
         self.ordered(pos, last, true)
     }

@@ -38,7 +38,7 @@
 use rustc_hash::FxHashMap;
 use std::time::Instant;
 
-use crate::engine::outcome::{Cell, GameResult, Player};
+use crate::engine::outcome::{Cell, Player};
 use crate::engine::position::Position;
 use crate::engine::rules::{Rules, Variant};
 
@@ -196,7 +196,9 @@ impl StripSolver {
     ///
     /// # Panics
     /// As [`StripSolver::value`], and for a probe other than -1 and 0.
+    #[cfg(any(test, feature = "experiments"))]
     pub(crate) fn above(&mut self, pos: &Position, probe: Score) -> Option<bool> {
+        use crate::engine::outcome::GameResult;
         assert!(probe == -1 || probe == 0, "an outcome's probe is -1 or 0");
         let (lower, upper) = self.root_bounds(pos);
         if Score::from(lower) > probe || Score::from(upper) <= probe {

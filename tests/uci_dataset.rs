@@ -81,8 +81,8 @@ fn run_sample(selection: Selection, what: &str, at_least: usize) {
     );
 }
 
-/// 1,024 positions: eight runs of 128 consecutive lines, one run every 8,445 lines (lines
-/// 1-128, 8,446-8,573, ..., 59,116-59,243), so that the sample spans the whole file while each
+/// 512 positions: four runs of 128 consecutive lines, one run every 16,890 lines (lines 1-128,
+/// 16,891-17,018, 33,781-33,908 and 50,671-50,798), so that the sample spans the file while each
 /// worker's table serves neighbouring positions, which share many subtrees. (The whole file is
 /// checked by `experiments/uci-dataset-full.json`; these two samples are sized to guard
 /// against regressions within CI's time.)
@@ -93,15 +93,15 @@ fn run_sample(selection: Selection, what: &str, at_least: usize) {
 )]
 #[cfg_attr(
     uci_data,
-    ignore = "slow: 1,024 positions weak-solved (about 75 s); run by .ci/run with --ignored"
+    ignore = "slow: 512 positions weak-solved (about 40 s); run by .ci/run with --ignored"
 )]
-fn weak_solver_agrees_with_1024_lines_of_the_uci_connect_4_data_set() {
+fn weak_solver_agrees_with_four_runs_of_128_lines_of_the_uci_connect_4_data_set() {
     let _alone = SOLVING.lock().unwrap_or_else(|e| e.into_inner());
-    let runs = Selection::new(8_445, 0, 128).unwrap();
-    run_sample(runs, "eight runs of 128 lines", 1_024);
+    let runs = Selection::new(16_890, 0, 128).unwrap();
+    run_sample(runs, "four runs of 128 lines", 512);
 }
 
-/// Every 66th line: 1,024 positions with nothing shared between neighbours.
+/// Every 132nd line: 512 positions with nothing shared between neighbours.
 #[test]
 #[cfg_attr(
     not(uci_data),
@@ -109,11 +109,11 @@ fn weak_solver_agrees_with_1024_lines_of_the_uci_connect_4_data_set() {
 )]
 #[cfg_attr(
     uci_data,
-    ignore = "slow: 1,024 positions weak-solved (about 80 s); run by .ci/run with --ignored"
+    ignore = "slow: 512 positions weak-solved (about 40 s); run by .ci/run with --ignored"
 )]
-fn weak_solver_agrees_with_every_66th_line_of_the_uci_connect_4_data_set() {
+fn weak_solver_agrees_with_every_132nd_line_of_the_uci_connect_4_data_set() {
     let _alone = SOLVING.lock().unwrap_or_else(|e| e.into_inner());
-    run_sample(Selection::new(66, 0, 1).unwrap(), "one line in 66", 1_024);
+    run_sample(Selection::new(132, 0, 1).unwrap(), "one line in 132", 512);
 }
 
 /// Every line of the data set parses and replays to an unfinished 8-ply position with x to

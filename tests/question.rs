@@ -32,6 +32,15 @@ fn brute_score(rules: Rules, moves: &str) -> i32 {
     grid.minimax(&mut Some(HashMap::new()))
 }
 
+/// The answers kept in the CSV at `path`.
+fn read_rows(path: &std::path::Path) -> Vec<AnswerRow> {
+    csv::Reader::from_path(path)
+        .unwrap()
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
 /// Whether `player` wins by ply `by` when the empty board scores `score` for P1.
 fn wins_by(rules: Rules, score: i32, player: Player, by: u32) -> bool {
     let win = (rules.cells() + 1) as i32 - by as i32;
@@ -344,11 +353,7 @@ fn a_question_cut_short_goes_on_from_its_answers() {
         cut_short > 0,
         "the first run had time enough: nothing was resumed"
     );
-    let rows: Vec<AnswerRow> = csv::Reader::from_path(&path)
-        .unwrap()
-        .deserialize()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let rows = read_rows(&path);
     let keys: HashSet<(String, i32)> = rows.iter().map(|r| (r.key.clone(), r.probe)).collect();
     assert_eq!(keys.len(), rows.len(), "a position was asked twice");
     let mut solver = Solver::new(Mib(16));
@@ -591,6 +596,64 @@ fn answers_under_a_later_move_settle_the_question_unsearched() {
     );
     assert!(expected && asked.reused > 0, "{asked:?}");
     for file in [later, root] {
+        let _ = std::fs::remove_file(file);
+    }
+}
+
+/// A run from a start keeps its answer there as a row of its own (with no nodes: its searches
+/// count theirs), so that a run above reads it at once, however the rows below were reached:
+/// on the misère k = 3 ring of 11 cells, a worker from P2's winning fourth move after `1,3,2`
+/// (found by brute force) answers "yes"; its start's row alone then settles a run from `1,3,2`
+/// unsearched, and the worker run again finds its row and adds none.
+#[test]
+fn a_run_keeps_its_answer_at_its_start_for_the_runs_above() {
+    let rules = Rules::new(3, 11, 1, Variant::Misere)
+        .unwrap()
+        .with_topology(connectk::Topology::Cylinder);
+    let question = Question {
+        rules,
+        player: Player::P2,
+        by_ply: 11,
+    };
+    let (above, from) = notation::parse(rules, "1,3,2").unwrap();
+    let winning = above
+        .legal_columns()
+        .into_iter()
+        .map(|c| notation::format(rules, &[from.as_slice(), &[c]].concat()))
+        .find(|line| wins_by_from(rules, line, brute_score(rules, line), Player::P2, 11))
+        .expect("P2 wins after 1,3,2 on the ring of 11");
+    let (_, start) = notation::parse(rules, &winning).unwrap();
+    let worker = fresh("start-worker");
+    let split = Split {
+        start: &start,
+        ..Split::new(7, &worker)
+    };
+    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_| {}).unwrap();
+    assert_eq!(asked.answer, Some(true), "{asked:?}");
+    let rows = read_rows(&worker);
+    let kept: Vec<&AnswerRow> = rows.iter().filter(|r| r.moves == winning).collect();
+    assert_eq!(kept.len(), 1, "{rows:?}");
+    assert_eq!((kept[0].nodes, kept[0].above), (0, false), "{:?}", kept[0]);
+    let alone = fresh("start-alone");
+    let mut writer = csv::Writer::from_path(&alone).unwrap();
+    writer.serialize(kept[0]).unwrap();
+    writer.flush().unwrap();
+    let (known, own) = ([alone.clone()], fresh("start-above"));
+    let split = Split {
+        start: &from,
+        known: &known,
+        ..Split::new(7, &own)
+    };
+    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_| {}).unwrap();
+    assert_eq!((asked.answer, asked.searched), (Some(true), 0), "{asked:?}");
+    let split = Split {
+        start: &start,
+        ..Split::new(7, &worker)
+    };
+    let again = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_| {}).unwrap();
+    assert_eq!((again.answer, again.searched), (Some(true), 0), "{again:?}");
+    assert_eq!(read_rows(&worker).len(), rows.len());
+    for file in [worker, alone, own] {
         let _ = std::fs::remove_file(file);
     }
 }

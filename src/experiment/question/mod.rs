@@ -53,9 +53,10 @@ pub struct AnswerRow {
     pub probe: i32,
     /// Whether the score is above the probe.
     pub above: bool,
-    /// Nodes of the search.
+    /// Nodes of the search (zero for a run's answer at its start, composed from the rows
+    /// below it, which count their own).
     pub nodes: u64,
-    /// Its wall time in seconds.
+    /// Its wall time in seconds (zero likewise).
     pub seconds: f64,
 }
 
@@ -248,15 +249,16 @@ pub fn ask(
     // score of that win" when `player` is to move, and "at most the score of that loss" when
     // the other side is.
     let win = win_at(question.rules.cells(), question.by_ply);
-    let mut moves = split.start.to_vec();
-    let answer = if root.to_move() == question.player {
-        asker.answer(&root, &mut moves, win - 1)
-    } else {
-        asker.answer(&root, &mut moves, -win).map(|above| !above)
-    };
+    let asks_mover = root.to_move() == question.player;
+    let probe = if asks_mover { win - 1 } else { -win };
+    let above = asker.answer(&root, &mut split.start.to_vec(), probe);
+    if let Some(above) = above {
+        asker.keep_start(&root, split.start, probe, above);
+    }
     if let Some(e) = asker.failed {
         return Err(e);
     }
+    let answer = above.map(|above| above == asks_mover);
     let asked = asker.asked;
     Ok(Asked {
         answer,
@@ -560,6 +562,32 @@ impl Asker<'_> {
             }
         }
         settled.then_some(false)
+    }
+
+    /// Appends the answer found for the run's start (`root`, reached by `start`, compared with
+    /// `probe`) as a row of its own, with no nodes (its searches are counted in their own
+    /// rows), unless the game is over there or the answer was kept already. A run above the
+    /// start reads it at once; without it, that run could reach the start's answer only by a
+    /// walk down the lines of the rows below, and rows found under another order of the same
+    /// moves (another file's, used through their keys) do not lie on those lines.
+    fn keep_start(&mut self, root: &Position, start: &[Column], probe: Score, above: bool) {
+        let key = (key_of(root), probe);
+        if root.is_over() || self.known.contains_key(&key) {
+            return;
+        }
+        let row = AnswerRow {
+            board: self.rules.to_string(),
+            key: key.0,
+            moves: notation::format(self.rules, start),
+            probe,
+            above,
+            nodes: 0,
+            seconds: 0.0,
+        };
+        match self.store.append(&row) {
+            Ok(()) => self.remember(row),
+            Err(e) => self.failed = Some(e),
+        }
     }
 
     /// The answer for the position `pos` at the split's depth, by a null-window search within

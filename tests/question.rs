@@ -601,7 +601,8 @@ fn answers_under_a_later_move_settle_the_question_unsearched() {
 }
 
 /// A run from a start keeps its answer there as a row of its own (with no nodes: its searches
-/// count theirs), so that a run above reads it at once, however the rows below were reached:
+/// count theirs), as it keeps every answer above the split's depth, so that a run above reads
+/// it at once:
 /// on the misère k = 3 ring of 11 cells, a worker from P2's winning fourth move after `1,3,2`
 /// (found by brute force) answers "yes"; its start's row alone then settles a run from `1,3,2`
 /// unsearched, and the worker run again finds its row and adds none.
@@ -654,6 +655,64 @@ fn a_run_keeps_its_answer_at_its_start_for_the_runs_above() {
     assert_eq!((again.answer, again.searched), (Some(true), 0), "{again:?}");
     assert_eq!(read_rows(&worker).len(), rows.len());
     for file in [worker, alone, own] {
+        let _ = std::fs::remove_file(file);
+    }
+}
+
+/// Kept answers settle a position whatever order of moves reached them: the leaves of a worker
+/// from `1,3,2,10` on the misère k = 3 ring of 11 cells (P2's winning fourth move), each written
+/// down again under another order of the same moves (each side's moves reversed, so that the
+/// positions on the new lines are not those of the walk), settle a run from `1,3,2`
+/// unsearched, though no kept line passes `1,3,2,10`.
+#[test]
+fn kept_answers_settle_positions_their_lines_do_not_pass() {
+    let rules = Rules::new(3, 11, 1, Variant::Misere)
+        .unwrap()
+        .with_topology(connectk::Topology::Cylinder);
+    let question = Question {
+        rules,
+        player: Player::P2,
+        by_ply: 11,
+    };
+    let (_, start) = notation::parse(rules, "1,3,2,10").unwrap();
+    let worker = fresh("order-worker");
+    let split = Split {
+        start: &start,
+        ..Split::new(7, &worker)
+    };
+    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_| {}).unwrap();
+    assert_eq!(asked.answer, Some(true), "{asked:?}");
+    let reordered = fresh("order-reordered");
+    let mut writer = csv::Writer::from_path(&reordered).unwrap();
+    let mut leaves = 0;
+    for mut row in read_rows(&worker) {
+        let moves: Vec<&str> = row.moves.split(',').collect();
+        if moves.len() != 7 {
+            continue;
+        }
+        // P1's moves stand at even indices and P2's at odd ones; reversing the line keeps
+        // that (seven moves) and reverses each side's order.
+        let reversed: Vec<&str> = moves.iter().rev().copied().collect();
+        let (before, _) = notation::parse(rules, &row.moves).unwrap();
+        let (after, _) = notation::parse(rules, &reversed.join(",")).unwrap();
+        assert_eq!(before.canonical_key(), after.canonical_key());
+        row.moves = reversed.join(",");
+        writer.serialize(&row).unwrap();
+        leaves += 1;
+    }
+    writer.flush().unwrap();
+    assert!(leaves > 10, "{leaves} leaves");
+    let (_, from) = notation::parse(rules, "1,3,2").unwrap();
+    let (known, own) = ([reordered.clone()], fresh("order-above"));
+    let split = Split {
+        start: &from,
+        known: &known,
+        ..Split::new(7, &own)
+    };
+    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_| {}).unwrap();
+    assert_eq!((asked.answer, asked.searched), (Some(true), 0), "{asked:?}");
+    assert!(asked.reused > 0, "{asked:?}");
+    for file in [worker, reordered, own] {
         let _ = std::fs::remove_file(file);
     }
 }

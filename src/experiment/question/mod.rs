@@ -53,8 +53,8 @@ pub struct AnswerRow {
     pub probe: i32,
     /// Whether the score is above the probe.
     pub above: bool,
-    /// Nodes of the search (zero for a run's answer at its start, composed from the rows
-    /// below it, which count their own).
+    /// Nodes of the search (zero for an answer above the split's depth, composed from the
+    /// rows below it, which count their own).
     pub nodes: u64,
     /// Its wall time in seconds (zero likewise).
     pub seconds: f64,
@@ -252,9 +252,6 @@ pub fn ask(
     let asks_mover = root.to_move() == question.player;
     let probe = if asks_mover { win - 1 } else { -win };
     let above = asker.answer(&root, &mut split.start.to_vec(), probe);
-    if let Some(above) = above {
-        asker.keep_start(&root, split.start, probe, above);
-    }
     if let Some(e) = asker.failed {
         return Err(e);
     }
@@ -335,13 +332,13 @@ struct Asker<'a> {
     /// Answers in the CSVs, by canonical key and probe.
     known: HashMap<(String, i32), bool>,
     /// The canonical keys of the positions on the lines of those answers (from the empty
-    /// board to the answered position): the only places below which a kept answer may settle
-    /// a position unsearched. Walking every line to the split's depth instead costs the
-    /// number of moves to the power of the plies left, at every node.
+    /// board to the answered position): where a proof from the kept answers looks first
+    /// ([`Asker::proves`]), since an earlier walk went that way.
     lines: HashSet<String>,
     /// The other runs' CSVs, looked at again for answers written since.
     watched: Watched,
-    /// Answers found above the searched positions, likewise.
+    /// Answers found above the searched positions in this run (each also appended to the CSV
+    /// as a row of no nodes, so that a rerun, or a run above a later move, reads it).
     memo: HashMap<(String, i32), bool>,
     store: Store<AnswerRow>,
     solver: &'a mut Solver,
@@ -405,12 +402,12 @@ impl Asker<'_> {
         // A child the kept answers settle alone wins the node without a search, wherever it
         // stands in the order: answers from a run under a later move (`--moves`), say.
         let plies = moves.len() + 1;
+        let mut budget = PROOF_BUDGET;
         for (_, child) in &children {
             let mut used = 0;
-            if self.kept(child, -probe - 1, plies, &mut used) == Some(false) {
+            if self.proves(child, -probe - 1, plies, false, &mut budget, &mut used) {
                 self.asked.reused += used;
-                self.memo.insert(key, true);
-                return Some(Look::Answer(true));
+                return self.compose(moves, key, true);
             }
         }
         // Near the split's depth, with a cap, every move is first tried with capped searches
@@ -424,11 +421,10 @@ impl Asker<'_> {
         } else {
             &[false]
         };
-        let look = self.first_refuted(&children, moves, probe, passes)?;
-        if let Look::Answer(answer) = look {
-            self.memo.insert(key, answer);
+        match self.first_refuted(&children, moves, probe, passes)? {
+            Look::Answer(answer) => self.compose(moves, key, answer),
+            Look::Capped => Some(Look::Capped),
         }
-        Some(look)
     }
 
     /// Whether one of `children` (each a move and the position it leads to, from the position
@@ -527,67 +523,70 @@ impl Asker<'_> {
         }
     }
 
-    /// Whether the score of `pos`, `plies` plies from the empty board, is above `probe` by the
-    /// answers kept and found so far alone, with no search; `None` when they do not settle it.
-    /// `used` counts the kept answers it read.
-    fn kept(
-        &mut self,
+    /// Whether the answers kept and found so far show, with no search, that the score of `pos`
+    /// (`plies` plies from the empty board) is above `probe` (`want`) or not above it (not
+    /// `want`): some move leaving the opponent not above `-probe - 1`, or every move leaving
+    /// it above. Rows are keyed by the position, not by the order of its moves, so a proof
+    /// may run through positions no kept line passes (answers found under another order);
+    /// it looks no deeper than the split and at no more than `budget` positions (spent as it
+    /// goes: false once none is left), trying first the moves whose positions lie on kept
+    /// lines where one move is enough, and last where every move is needed, so that a proof
+    /// that fails fails early. `used` counts the kept answers it read.
+    fn proves(
+        &self,
         pos: &Position,
         probe: Score,
         plies: usize,
+        want: bool,
+        budget: &mut u64,
         used: &mut usize,
-    ) -> Option<bool> {
-        let key = match self.answered(pos, probe, used) {
-            Ok(answer) => return Some(answer),
-            Err((key, _)) => key,
-        };
-        if plies as u32 >= self.depth || !self.lines.contains(&key) {
-            return None;
+    ) -> bool {
+        match self.answered(pos, probe, used) {
+            Ok(answer) => return answer == want,
+            Err(_) if plies as u32 >= self.depth || *budget == 0 => return false,
+            Err(_) => *budget -= 1,
         }
         let mut seen = Vec::new();
-        let mut settled = true;
+        let mut children = Vec::new();
         for column in pos.legal_columns() {
             let child = pos.played(column).expect("legal column");
             let image = child.canonical_key().0;
-            if seen.contains(&image) {
-                continue;
-            }
-            seen.push(image);
-            // Nothing is remembered here: the node that uses the result remembers it, and
-            // counts the kept answers it read.
-            match self.kept(&child, -probe - 1, plies + 1, used) {
-                Some(false) => return Some(true),
-                Some(true) => {}
-                None => settled = false,
+            if !seen.contains(&image) {
+                seen.push(image);
+                let lined = self.lines.contains(&format!("{image:x}"));
+                children.push((lined != want, child));
             }
         }
-        settled.then_some(false)
+        children.sort_by_key(|(later, _)| *later);
+        let mut below =
+            |child: &Position| self.proves(child, -probe - 1, plies + 1, !want, budget, used);
+        if want {
+            children.iter().any(|(_, c)| below(c))
+        } else {
+            children.iter().all(|(_, c)| below(c))
+        }
     }
 
-    /// Appends the answer found for the run's start (`root`, reached by `start`, compared with
-    /// `probe`) as a row of its own, with no nodes (its searches are counted in their own
-    /// rows), unless the game is over there or the answer was kept already. A run above the
-    /// start reads it at once; without it, that run could reach the start's answer only by a
-    /// walk down the lines of the rows below, and rows found under another order of the same
-    /// moves (another file's, used through their keys) do not lie on those lines.
-    fn keep_start(&mut self, root: &Position, start: &[Column], probe: Score, above: bool) {
-        let key = (key_of(root), probe);
-        if root.is_over() || self.known.contains_key(&key) {
-            return;
-        }
+    /// Keeps `answer`, found for the position reached by `moves` (with `key`) from the answers
+    /// below it, in this run's memo and as a row of its own with no nodes (its searches are
+    /// counted in their rows): a rerun, or a run above it whose walk would reach it only
+    /// through other positions, reads it at once. `None` when the row could not be written.
+    fn compose(&mut self, moves: &[Column], key: (String, i32), answer: bool) -> Option<Look> {
         let row = AnswerRow {
             board: self.rules.to_string(),
-            key: key.0,
-            moves: notation::format(self.rules, start),
-            probe,
-            above,
+            key: key.0.clone(),
+            moves: notation::format(self.rules, moves),
+            probe: key.1,
+            above: answer,
             nodes: 0,
             seconds: 0.0,
         };
-        match self.store.append(&row) {
-            Ok(()) => self.remember(row),
-            Err(e) => self.failed = Some(e),
+        if let Err(e) = self.store.append(&row) {
+            self.failed = Some(e);
+            return None;
         }
+        self.memo.insert(key, answer);
+        Some(Look::Answer(answer))
     }
 
     /// The answer for the position `pos` at the split's depth, by a null-window search within
@@ -654,6 +653,12 @@ impl Asker<'_> {
         Some(Look::Answer(above))
     }
 }
+
+/// Positions a proof from the kept answers may look at, per position of the walk: a few
+/// tenths of a second, where a proof through the answers of an earlier run of the same
+/// question (tens of positions a ply, four plies) saves its searches, hours on the misère ring
+/// of 35 cells.
+const PROOF_BUDGET: u64 = 200_000;
 
 /// The canonical key of `pos` as the answers keep it, in hexadecimal.
 fn key_of(pos: &Position) -> String {

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use connectk::experiment::question::{AnswerRow, Progress, Question, Split, ask, known_in};
+use connectk::experiment::question::{AnswerRow, Asked, Progress, Question, Split, ask, known_in};
 use connectk::{GameResult, Mib, Player, Position, Rules, Solver, Variant, notation};
 
 use crate::support::brute::Grid;
@@ -555,6 +555,37 @@ fn a_folder_of_answers_gives_the_files_about_the_board() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// "Does P2 win the misère k = 3 ring of 11 cells by its last ply?" (yes: P2's reply two
+/// cells from P1's first disc wins).
+fn ring_of_11() -> Question {
+    let rules = Rules::new(3, 11, 1, Variant::Misere)
+        .unwrap()
+        .with_topology(connectk::Topology::Cylinder);
+    Question {
+        rules,
+        player: Player::P2,
+        by_ply: 11,
+    }
+}
+
+/// Asks `question` from the position after `line`, split `depth` plies deep, kept in
+/// `answers`, reading `known` besides, with a fresh solver.
+fn ask_from(
+    question: Question,
+    line: &str,
+    depth: u32,
+    answers: &std::path::Path,
+    known: &[PathBuf],
+) -> Asked {
+    let (_, start) = notation::parse(question.rules, line).unwrap();
+    let split = Split {
+        start: &start,
+        known,
+        ..Split::new(depth, answers)
+    };
+    ask(question, &split, &mut Solver::new(Mib(16)), &mut |_| {}).unwrap()
+}
+
 /// Answers kept by a run under a later move settle the question with no search, though the
 /// moves before it in the order are unanswered: on the misère k = 3 ring of 11 cells, a run
 /// from P2's reply two cells from P1's first disc (`1,3`), then one from the empty board that
@@ -562,32 +593,15 @@ fn a_folder_of_answers_gives_the_files_about_the_board() {
 /// order and lost at once).
 #[test]
 fn answers_under_a_later_move_settle_the_question_unsearched() {
-    let rules = Rules::new(3, 11, 1, Variant::Misere)
-        .unwrap()
-        .with_topology(connectk::Topology::Cylinder);
-    let question = Question {
-        rules,
-        player: Player::P2,
-        by_ply: 11,
-    };
-    let (_, start) = notation::parse(rules, "1,3").unwrap();
+    let question = ring_of_11();
+    let rules = question.rules;
     let later = fresh("later-reply");
-    let split = Split {
-        start: &start,
-        ..Split::new(3, &later)
-    };
-    let mut solver = Solver::new(Mib(16));
-    let asked = ask(question, &split, &mut solver, &mut |_| {}).unwrap();
+    let asked = ask_from(question, "1,3", 3, &later, &[]);
     let from_start = wins_by_from(rules, "1,3", brute_score(rules, "1,3"), Player::P2, 11);
     assert_eq!(asked.answer, Some(from_start));
     assert!(asked.searched > 0);
     let root = fresh("later-root");
-    let known = [later.clone()];
-    let split = Split {
-        known: &known,
-        ..Split::new(3, &root)
-    };
-    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_| {}).unwrap();
+    let asked = ask_from(question, "", 3, &root, &[later.clone()]);
     let expected = wins_by(rules, brute_score(rules, ""), Player::P2, 11);
     assert_eq!(
         (asked.answer, asked.searched),
@@ -602,20 +616,13 @@ fn answers_under_a_later_move_settle_the_question_unsearched() {
 
 /// A run from a start keeps its answer there as a row of its own (with no nodes: its searches
 /// count theirs), as it keeps every answer above the split's depth, so that a run above reads
-/// it at once:
-/// on the misère k = 3 ring of 11 cells, a worker from P2's winning fourth move after `1,3,2`
-/// (found by brute force) answers "yes"; its start's row alone then settles a run from `1,3,2`
-/// unsearched, and the worker run again finds its row and adds none.
+/// it at once: on the misère k = 3 ring of 11 cells, a worker from P2's winning fourth move
+/// after `1,3,2` (found by brute force) answers "yes"; its start's row alone then settles a run
+/// from `1,3,2` unsearched, and the worker run again finds its row and adds none.
 #[test]
 fn a_run_keeps_its_answer_at_its_start_for_the_runs_above() {
-    let rules = Rules::new(3, 11, 1, Variant::Misere)
-        .unwrap()
-        .with_topology(connectk::Topology::Cylinder);
-    let question = Question {
-        rules,
-        player: Player::P2,
-        by_ply: 11,
-    };
+    let question = ring_of_11();
+    let rules = question.rules;
     let (above, from) = notation::parse(rules, "1,3,2").unwrap();
     let winning = above
         .legal_columns()
@@ -623,13 +630,8 @@ fn a_run_keeps_its_answer_at_its_start_for_the_runs_above() {
         .map(|c| notation::format(rules, &[from.as_slice(), &[c]].concat()))
         .find(|line| wins_by_from(rules, line, brute_score(rules, line), Player::P2, 11))
         .expect("P2 wins after 1,3,2 on the ring of 11");
-    let (_, start) = notation::parse(rules, &winning).unwrap();
     let worker = fresh("start-worker");
-    let split = Split {
-        start: &start,
-        ..Split::new(7, &worker)
-    };
-    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_| {}).unwrap();
+    let asked = ask_from(question, &winning, 7, &worker, &[]);
     assert_eq!(asked.answer, Some(true), "{asked:?}");
     let rows = read_rows(&worker);
     let kept: Vec<&AnswerRow> = rows.iter().filter(|r| r.moves == winning).collect();
@@ -639,19 +641,10 @@ fn a_run_keeps_its_answer_at_its_start_for_the_runs_above() {
     let mut writer = csv::Writer::from_path(&alone).unwrap();
     writer.serialize(kept[0]).unwrap();
     writer.flush().unwrap();
-    let (known, own) = ([alone.clone()], fresh("start-above"));
-    let split = Split {
-        start: &from,
-        known: &known,
-        ..Split::new(7, &own)
-    };
-    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_| {}).unwrap();
+    let own = fresh("start-above");
+    let asked = ask_from(question, "1,3,2", 7, &own, &[alone.clone()]);
     assert_eq!((asked.answer, asked.searched), (Some(true), 0), "{asked:?}");
-    let split = Split {
-        start: &start,
-        ..Split::new(7, &worker)
-    };
-    let again = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_| {}).unwrap();
+    let again = ask_from(question, &winning, 7, &worker, &[]);
     assert_eq!((again.answer, again.searched), (Some(true), 0), "{again:?}");
     assert_eq!(read_rows(&worker).len(), rows.len());
     for file in [worker, alone, own] {
@@ -666,21 +659,10 @@ fn a_run_keeps_its_answer_at_its_start_for_the_runs_above() {
 /// unsearched, though no kept line passes `1,3,2,10`.
 #[test]
 fn kept_answers_settle_positions_their_lines_do_not_pass() {
-    let rules = Rules::new(3, 11, 1, Variant::Misere)
-        .unwrap()
-        .with_topology(connectk::Topology::Cylinder);
-    let question = Question {
-        rules,
-        player: Player::P2,
-        by_ply: 11,
-    };
-    let (_, start) = notation::parse(rules, "1,3,2,10").unwrap();
+    let question = ring_of_11();
+    let rules = question.rules;
     let worker = fresh("order-worker");
-    let split = Split {
-        start: &start,
-        ..Split::new(7, &worker)
-    };
-    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_| {}).unwrap();
+    let asked = ask_from(question, "1,3,2,10", 7, &worker, &[]);
     assert_eq!(asked.answer, Some(true), "{asked:?}");
     let reordered = fresh("order-reordered");
     let mut writer = csv::Writer::from_path(&reordered).unwrap();
@@ -702,14 +684,8 @@ fn kept_answers_settle_positions_their_lines_do_not_pass() {
     }
     writer.flush().unwrap();
     assert!(leaves > 10, "{leaves} leaves");
-    let (_, from) = notation::parse(rules, "1,3,2").unwrap();
-    let (known, own) = ([reordered.clone()], fresh("order-above"));
-    let split = Split {
-        start: &from,
-        known: &known,
-        ..Split::new(7, &own)
-    };
-    let asked = ask(question, &split, &mut Solver::new(Mib(16)), &mut |_| {}).unwrap();
+    let own = fresh("order-above");
+    let asked = ask_from(question, "1,3,2", 7, &own, &[reordered.clone()]);
     assert_eq!((asked.answer, asked.searched), (Some(true), 0), "{asked:?}");
     assert!(asked.reused > 0, "{asked:?}");
     for file in [worker, reordered, own] {

@@ -601,7 +601,7 @@ fn answers_under_a_later_move_settle_the_question_unsearched() {
     assert_eq!(asked.answer, Some(from_start));
     assert!(asked.searched > 0);
     let root = fresh("later-root");
-    let asked = ask_from(question, "", 3, &root, &[later.clone()]);
+    let asked = ask_from(question, "", 3, &root, std::slice::from_ref(&later));
     let expected = wins_by(rules, brute_score(rules, ""), Player::P2, 11);
     assert_eq!(
         (asked.answer, asked.searched),
@@ -642,7 +642,7 @@ fn a_run_keeps_its_answer_at_its_start_for_the_runs_above() {
     writer.serialize(kept[0]).unwrap();
     writer.flush().unwrap();
     let own = fresh("start-above");
-    let asked = ask_from(question, "1,3,2", 7, &own, &[alone.clone()]);
+    let asked = ask_from(question, "1,3,2", 7, &own, std::slice::from_ref(&alone));
     assert_eq!((asked.answer, asked.searched), (Some(true), 0), "{asked:?}");
     let again = ask_from(question, &winning, 7, &worker, &[]);
     assert_eq!((again.answer, again.searched), (Some(true), 0), "{again:?}");
@@ -685,7 +685,7 @@ fn kept_answers_settle_positions_their_lines_do_not_pass() {
     writer.flush().unwrap();
     assert!(leaves > 10, "{leaves} leaves");
     let own = fresh("order-above");
-    let asked = ask_from(question, "1,3,2", 7, &own, &[reordered.clone()]);
+    let asked = ask_from(question, "1,3,2", 7, &own, std::slice::from_ref(&reordered));
     assert_eq!((asked.answer, asked.searched), (Some(true), 0), "{asked:?}");
     assert!(asked.reused > 0, "{asked:?}");
     for file in [worker, reordered, own] {

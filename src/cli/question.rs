@@ -19,8 +19,9 @@ use super::board::BoardArgs;
 /// only as the answer needs them, and each answer is appended to --answers the moment it is
 /// found (so is each answer the walk composes above that depth, with no nodes of its own, the
 /// start's included: a run above the start, or a rerun that walks another way, reads it at
-/// once; kept answers settle a position whatever order of moves reached them). A run cut short (by --time-limit, or killed) keeps every answer it found, and a rerun
-/// with the same --answers goes on from them, so a question too long for one sitting is
+/// once; kept answers settle a position whatever order of moves reached them). A run cut
+/// short (by --time-limit, or killed) keeps every answer it found, and a rerun with the same
+/// --answers goes on from them, so a question too long for one sitting is
 /// answered over several; runs from several --moves side by side, then one from the empty
 /// board reading their files with --known, answer it on several machines at once. For the game
 /// length of a board whose outcome is known: a "no" for the winner by ply L puts the length

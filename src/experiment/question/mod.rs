@@ -550,11 +550,10 @@ impl Asker<'_> {
         let mut children = Vec::new();
         for column in pos.legal_columns() {
             let child = pos.played(column).expect("legal column");
-            let image = child.canonical_key().0;
-            if !seen.contains(&image) {
-                seen.push(image);
-                let lined = self.lines.contains(&format!("{image:x}"));
-                children.push((lined != want, child));
+            let key = key_of(&child);
+            if !seen.contains(&key) {
+                children.push((self.lines.contains(&key) != want, child));
+                seen.push(key);
             }
         }
         children.sort_by_key(|(later, _)| *later);
